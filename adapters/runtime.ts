@@ -1,0 +1,28 @@
+// Shared start-up for the Bun/Node adapters: config from process.env, the database file's folder,
+// migrations, stored-count upkeep. Runtime-specific on purpose (node:fs), so it lives here, not in core.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createDatabase, migrate, type Database } from '../db/index';
+import { createTiktokenCounter, parseConfig, stderrLogger, type BinderyConfig, type BinderyDeps } from '../core/index';
+import { ensureCountsCurrent } from '../core/services/prepare';
+
+export interface Runtime {
+  deps: BinderyDeps & { now: () => number };
+  database: Database;
+  config: BinderyConfig;
+}
+
+/** Opens (creating if needed) and migrates the configured database, then returns the core's deps. */
+export async function openRuntime(env: Record<string, string | undefined> = process.env): Promise<Runtime> {
+  const config = parseConfig(env);
+  if (config.dbUrl.startsWith('file:') && !config.dbUrl.includes(':memory:')) {
+    mkdirSync(dirname(config.dbUrl.slice('file:'.length)), { recursive: true });
+  }
+  const database = createDatabase({ url: config.dbUrl, authToken: config.dbAuthToken });
+  await migrate(database.db);
+  const log = stderrLogger((line) => process.stderr.write(`${line}\n`));
+  const deps = { db: database.db, tokens: createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now() };
+  const recounted = await ensureCountsCurrent(deps);
+  if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);
+  return { deps, database, config };
+}

@@ -1,0 +1,83 @@
+import { TOKENIZERS, type TokenizerName } from './tokens/counter';
+
+export type ToolMode = 'eager' | 'lazy' | 'proxy' | 'auto';
+export const TOOL_MODES: readonly ToolMode[] = ['eager', 'lazy', 'proxy', 'auto'];
+
+/** Everything the core needs to know about its environment, resolved once by an adapter. */
+export interface BinderyConfig {
+  dbUrl: string;
+  dbAuthToken?: string;
+  toolMode: ToolMode;
+  alwaysTools: string[];
+  maxEnabledTools: number;
+  publicUrl: string;
+  tokenizer: TokenizerName;
+  maxResponseTokens: number;
+  maxContentBytes: number;
+  user: string;
+  port: number;
+  /** Client names (substring, case-insensitive) known to apply tools/list_changed; `auto` goes lazy for them. */
+  listChangedClients: string[];
+  riskThresholds: { low: number; medium: number; high: number };
+}
+
+export const DEFAULT_CONFIG: BinderyConfig = {
+  dbUrl: 'file:./data/bindery.db',
+  toolMode: 'auto',
+  alwaysTools: ['search_tools', 'help', 'search_bindings', 'get_bindings'],
+  maxEnabledTools: 40,
+  publicUrl: 'http://localhost:8787',
+  tokenizer: 'o200k_base',
+  maxResponseTokens: 25_000,
+  maxContentBytes: 1_000_000,
+  user: 'local',
+  port: 8787,
+  listChangedClients: ['visual studio code', 'vscode', 'copilot'],
+  riskThresholds: { low: 1_000, medium: 4_000, high: 8_000 },
+};
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name}: must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return n;
+}
+
+function listVar(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Reads configuration from an environment map (the adapter passes `process.env` or a Worker's env). */
+export function parseConfig(env: Env): BinderyConfig {
+  const mode = (env.BINDERY_TOOL_MODE || DEFAULT_CONFIG.toolMode) as ToolMode;
+  if (!TOOL_MODES.includes(mode)) throw new Error(`BINDERY_TOOL_MODE: must be one of ${TOOL_MODES.join(', ')} (got "${mode}")`);
+  const tokenizer = (env.BINDERY_TOKENIZER || DEFAULT_CONFIG.tokenizer) as TokenizerName;
+  if (!TOKENIZERS.includes(tokenizer)) throw new Error(`BINDERY_TOKENIZER: must be one of ${TOKENIZERS.join(', ')} (got "${tokenizer}")`);
+  const d = DEFAULT_CONFIG;
+  return {
+    dbUrl: env.BINDERY_DB_URL || env.TURSO_DATABASE_URL || d.dbUrl,
+    dbAuthToken: env.BINDERY_DB_AUTH_TOKEN || env.TURSO_AUTH_TOKEN || undefined,
+    toolMode: mode,
+    alwaysTools: listVar(env, 'BINDERY_ALWAYS_TOOLS', d.alwaysTools),
+    maxEnabledTools: intVar(env, 'BINDERY_MAX_ENABLED_TOOLS', d.maxEnabledTools, 1, 1000),
+    publicUrl: (env.BINDERY_PUBLIC_URL || d.publicUrl).replace(/\/+$/, ''),
+    tokenizer,
+    maxResponseTokens: intVar(env, 'BINDERY_MAX_RESPONSE_TOKENS', d.maxResponseTokens, 1_000, 1_000_000),
+    maxContentBytes: intVar(env, 'BINDERY_MAX_CONTENT_BYTES', d.maxContentBytes, 1_000, 100_000_000),
+    user: env.BINDERY_USER || d.user,
+    port: intVar(env, 'PORT', d.port, 0, 65_535),
+    listChangedClients: listVar(env, 'BINDERY_LIST_CHANGED_CLIENTS', d.listChangedClients),
+    riskThresholds: {
+      low: intVar(env, 'BINDERY_RISK_LOW', d.riskThresholds.low, 1, 10_000_000),
+      medium: intVar(env, 'BINDERY_RISK_MEDIUM', d.riskThresholds.medium, 1, 10_000_000),
+      high: intVar(env, 'BINDERY_RISK_HIGH', d.riskThresholds.high, 1, 10_000_000),
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { BinderyDb } from '../db/types';
+import type { BinderyConfig, ToolMode } from './config';
+import type { TokenCounter } from './tokens/counter';
+
+export interface Logger {
+  info(msg: string, extra?: unknown): void;
+  warn(msg: string, extra?: unknown): void;
+  error(msg: string, extra?: unknown): void;
+}
+
+/** What the core receives from an adapter: it reaches nothing else. */
+export interface BinderyDeps {
+  db: BinderyDb;
+  tokens: TokenCounter;
+  config: BinderyConfig;
+  clock?: () => number;
+  log?: Logger;
+}
+
+export interface Caller {
+  id: string;
+  handle: string;
+}
+
+/** How a write is attributed (CONTRACT §3): MCP writes are `llm`, everything else `human`. */
+export interface Provenance {
+  source: 'human' | 'llm';
+  model: string | null;
+}
+
+/** Per-session state a handler may read (the tool-mode machinery writes it). */
+export interface SessionView {
+  mode: Exclude<ToolMode, 'auto'>;
+  modeReason: string;
+  clientName: string | null;
+  clientVersion: string | null;
+  visibleTools(): string[];
+}
+
+/** Everything a tool handler gets. */
+export interface ToolContext {
+  db: BinderyDb;
+  tokens: TokenCounter;
+  config: BinderyConfig;
+  now: () => number;
+  log: Logger;
+  caller: Caller;
+  /** Provenance for writes, given the tool's optional `model` argument. */
+  provenance(model?: string): Provenance;
+  session: SessionView;
+  /** The registry, for the utility tools that describe tools. */
+  tools: ToolRegistry;
+  /** Runs another tool as this caller (used by `invoke_tool`). */
+  invoke(name: string, args: unknown): Promise<import('@modelcontextprotocol/sdk/types.js').CallToolResult>;
+  /** Enables tools for this session (lazy mode); returns the names newly listed. */
+  enableTools(names: string[]): string[];
+}
+
+export interface ToolRegistry {
+  all: readonly import('./tools/define').AnyTool[];
+  get(name: string): import('./tools/define').AnyTool | undefined;
+}
+
+export const stderrLogger = (write: (line: string) => void): Logger => ({
+  info: (m, e) => write(`[bindery] ${m}${e === undefined ? '' : ` ${fmt(e)}`}`),
+  warn: (m, e) => write(`[bindery] warn: ${m}${e === undefined ? '' : ` ${fmt(e)}`}`),
+  error: (m, e) => write(`[bindery] error: ${m}${e === undefined ? '' : ` ${fmt(e)}`}`),
+});
+
+function fmt(e: unknown): string {
+  if (e instanceof Error) return e.stack ?? e.message;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}

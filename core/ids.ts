@@ -1,0 +1,33 @@
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** A new random id with its kind prefix (`bnd_…`, `spc_…`), 16 base32 characters of entropy. */
+export function newId(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let out = '';
+  for (const b of bytes) out += ALPHABET[b & 31];
+  return `${prefix}_${out}`;
+}
+
+/** Checks an id's shape: the prefix and 16 base32 characters. */
+export function isId(prefix: string, value: string): boolean {
+  return new RegExp(`^${prefix}_[${ALPHABET}]{16}$`).test(value);
+}
+
+/** A URL slug from a name: lowercase ASCII letters, digits and single dashes, at most 60 characters. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+  return slug || 'untitled';
+}
+
+/** SHA-256 of a string as lowercase hex (Web Crypto, so it runs on every runtime). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}

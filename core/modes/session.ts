@@ -1,0 +1,102 @@
+import type { BinderyConfig, ToolMode } from '../config';
+import type { AnyTool } from '../tools/define';
+import type { ToolRegistry } from '../context';
+
+export type ActiveMode = Exclude<ToolMode, 'auto'>;
+
+/** Tools `tools/list` shows in proxy mode. */
+export const PROXY_LISTED = ['list_tool_categories', 'search_tools', 'invoke_tool', 'help'];
+
+/**
+ * Per-session tool visibility: which mode this session runs in and, in lazy mode, which tools a
+ * search enabled (least recently used leave first once the cap is reached).
+ */
+export class ToolSession {
+  mode: ActiveMode;
+  modeReason: string;
+  clientName: string | null = null;
+  clientVersion: string | null = null;
+  /** Enabled by search, in least-recently-used order (oldest first). */
+  private enabled: string[] = [];
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly config: BinderyConfig,
+    requested: ToolMode,
+    stateless: boolean,
+  ) {
+    if (stateless) {
+      this.mode = 'eager';
+      this.modeReason = 'stateless transport: always eager';
+    } else if (requested === 'auto') {
+      this.mode = 'eager';
+      this.modeReason = 'auto: client not identified yet';
+    } else {
+      this.mode = requested;
+      this.modeReason = `BINDERY_TOOL_MODE=${requested}`;
+    }
+    this.requested = stateless ? 'eager' : requested;
+  }
+
+  private readonly requested: ToolMode;
+
+  /** Called once the client said who it is; `auto` picks lazy for clients known to apply list_changed. */
+  identify(name: string | undefined, version: string | undefined): void {
+    this.clientName = name ?? null;
+    this.clientVersion = version ?? null;
+    if (this.requested !== 'auto') return;
+    const lower = (name ?? '').toLowerCase();
+    const known = this.config.listChangedClients.find((c) => lower.includes(c.toLowerCase()));
+    this.mode = known ? 'lazy' : 'eager';
+    this.modeReason = known
+      ? `auto: client "${name}" is known to apply tools/list_changed (matched "${known}")`
+      : `auto: client "${name ?? 'unknown'}" is not known to apply tools/list_changed`;
+  }
+
+  /** The tools `tools/list` returns now. */
+  listed(): AnyTool[] {
+    const real = this.registry.all.filter((t) => t.category !== 'proxy');
+    if (this.mode === 'eager') return real;
+    if (this.mode === 'proxy') return PROXY_LISTED.map((n) => this.registry.get(n)).filter((t): t is AnyTool => !!t);
+    const names = new Set([...this.config.alwaysTools, ...this.enabled]);
+    return real.filter((t) => names.has(t.name));
+  }
+
+  /** May this tool be called in this session? Real tools always; proxy tools only in proxy mode. */
+  callable(tool: AnyTool): boolean {
+    return tool.category !== 'proxy' || this.mode === 'proxy';
+  }
+
+  /** Enables tools for the session (lazy mode); returns the names that were not listed before. */
+  enable(names: string[]): string[] {
+    if (this.mode !== 'lazy') return [];
+    const always = new Set(this.config.alwaysTools);
+    const added: string[] = [];
+    for (const name of names) {
+      if (always.has(name) || !this.registry.get(name) || this.registry.get(name)!.category === 'proxy') continue;
+      const at = this.enabled.indexOf(name);
+      if (at >= 0) this.enabled.splice(at, 1);
+      else added.push(name);
+      this.enabled.push(name);
+    }
+    while (this.enabled.length > this.config.maxEnabledTools) {
+      const evicted = this.enabled.shift()!;
+      const i = added.indexOf(evicted);
+      if (i >= 0) added.splice(i, 1);
+    }
+    return added;
+  }
+
+  /** Marks a tool as used now (for least-recently-used eviction). */
+  touch(name: string): void {
+    const at = this.enabled.indexOf(name);
+    if (at >= 0) {
+      this.enabled.splice(at, 1);
+      this.enabled.push(name);
+    }
+  }
+
+  enabledTools(): string[] {
+    return [...this.enabled];
+  }
+}

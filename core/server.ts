@@ -1,0 +1,101 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolMode } from './config';
+import type { BinderyDeps, Caller, ToolContext } from './context';
+import { toErrorResult, fail } from './errors';
+import { ToolSession } from './modes/session';
+import { createRegistry } from './tools/registry';
+import { toolListEntry } from './tools/listing';
+import { runTool, type ToolRunObserver } from './tools/run';
+
+export const SERVER_NAME = 'bindery';
+export const SERVER_VERSION = '0.1.0';
+
+export interface ServerOptions {
+  /** The user every call acts as (stdio: BINDERY_USER; HTTP: the key's user). */
+  caller: Caller;
+  /** Defaults to the configured BINDERY_TOOL_MODE. */
+  mode?: ToolMode;
+  /** Stateless transports always run eager. */
+  stateless?: boolean;
+  /** Sees every tool result (runtime token profiling). */
+  observe?: ToolRunObserver;
+}
+
+const INSTRUCTIONS =
+  'Bindery keeps knowledge as bindings (Markdown documents with versions). Every result states its token cost. ' +
+  'Search at tier "1", preview at "1.5", read at "2" only what you need; pass maxTokens to cap any answer. Call help for the workflow.';
+
+/** Builds the MCP server for one session (stdio: once; stateless HTTP and edge: per request). */
+export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): McpServer {
+  const registry = createRegistry();
+  const mode = options.mode ?? deps.config.toolMode;
+  const session = new ToolSession(registry, deps.config, mode, !!options.stateless);
+  const mcp = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+  );
+  const server = mcp.server;
+  const log = deps.log ?? { info() {}, warn() {}, error() {} };
+  const now = deps.clock ?? (() => Date.now());
+
+  server.oninitialized = () => {
+    const info = server.getClientVersion();
+    session.identify(info?.name, info?.version);
+  };
+
+  const ctx: ToolContext = {
+    db: deps.db,
+    tokens: deps.tokens,
+    config: deps.config,
+    now,
+    log,
+    caller: options.caller,
+    provenance: (model) => {
+      const client = session.clientName ? `${session.clientName}${session.clientVersion ? ` ${session.clientVersion}` : ''}` : null;
+      return { source: 'llm', model: model?.trim() || client };
+    },
+    session: {
+      get mode() {
+        return session.mode;
+      },
+      get modeReason() {
+        return session.modeReason;
+      },
+      get clientName() {
+        return session.clientName;
+      },
+      get clientVersion() {
+        return session.clientVersion;
+      },
+      visibleTools: () => session.listed().map((t) => t.name),
+    },
+    tools: registry,
+    invoke: (name, args) => call(name, args),
+    enableTools: (names) => {
+      const added = session.enable(names);
+      if (added.length) void server.sendToolListChanged().catch((e) => log.warn('tools/list_changed not sent', e));
+      return added;
+    },
+  };
+
+  async function call(name: string, args: unknown): Promise<CallToolResult> {
+    const tool = registry.get(name);
+    if (!tool || !session.callable(tool)) {
+      await deps.tokens.load();
+      const err = toErrorResult(fail.invalid('name', `no tool named "${name}"; search_tools finds tools by what they do`));
+      const { code: _c, ...result } = err;
+      const text = (result.content[0] as { text: string }).text;
+      return { ...result, _meta: { context: { ...(result._meta as { context: object }).context, response: { tokens: deps.tokens.count(text) } } } };
+    }
+    if (session.mode === 'lazy' && tool.category !== 'proxy') {
+      if (!session.listed().some((t) => t.name === name)) ctx.enableTools([name]);
+      else session.touch(name);
+    }
+    return runTool(tool, args, ctx, options.observe);
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: session.listed().map(toolListEntry) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => call(request.params.name, request.params.arguments));
+  return mcp;
+}

@@ -1,0 +1,69 @@
+import type { TokenCounter } from '../tokens/counter';
+import { countBlocks, takePreview } from '../budget/tier';
+import { newId, sha256Hex } from '../ids';
+import { fail } from '../errors';
+import type { VersionInsert } from '../../db/store/bindings';
+
+export interface VersionDraft {
+  name: string;
+  content: string;
+  summary: string;
+  keyPoints: string[];
+  source: 'human' | 'llm';
+  model: string | null;
+  authorId: string;
+}
+
+/** Rejects content over the configured byte limit before anything is counted or written. */
+export function checkContentSize(content: string, maxBytes: number): void {
+  const bytes = new TextEncoder().encode(content).length;
+  if (bytes > maxBytes) throw fail.tooLarge('content', `is ${bytes} bytes; the limit is ${maxBytes} bytes (BINDERY_MAX_CONTENT_BYTES). Split it into several bindings.`);
+}
+
+/**
+ * Builds the row of a new version: preview, hashes and every token count, computed once here so no
+ * read ever tokenizes stored text again.
+ */
+export async function buildVersionRow(
+  draft: VersionDraft,
+  where: { bindingId: string; spaceSlug: string; bindingSlug: string; number: number; now: number; publicUrl: string },
+  tokens: TokenCounter,
+): Promise<VersionInsert> {
+  const contentPreview = takePreview(draft.content);
+  const facts = {
+    bindingId: where.bindingId,
+    spaceSlug: where.spaceSlug,
+    bindingSlug: where.bindingSlug,
+    number: where.number,
+    name: draft.name,
+    summary: draft.summary,
+    keyPoints: draft.keyPoints,
+    contentTokenCount: tokens.count(draft.content),
+    summaryTokenCount: tokens.count(draft.summary),
+    contentPreview,
+    contentChars: draft.content.length,
+    source: draft.source,
+    model: draft.model,
+    createdAt: where.now,
+  };
+  const blocks = countBlocks(facts, draft.content, where.publicUrl, tokens);
+  return {
+    id: newId('ver'),
+    bindingId: where.bindingId,
+    number: where.number,
+    name: draft.name,
+    summary: draft.summary,
+    keyPoints: draft.keyPoints,
+    content: draft.content,
+    contentPreview,
+    contentChars: facts.contentChars,
+    contentHash: await sha256Hex(draft.content),
+    contentTokenCount: facts.contentTokenCount,
+    summaryTokenCount: facts.summaryTokenCount,
+    ...blocks,
+    source: draft.source,
+    model: draft.model,
+    authorId: draft.authorId,
+    createdAt: where.now,
+  };
+}

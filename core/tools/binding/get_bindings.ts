@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { bindingId, maxTokensSchema, tierSchema } from '../schema';
+import { readableBindingsCurrent } from '../../../db/store/bindings';
+import { line, type Piece } from '../../tokens/doc';
+import { bindingView } from '../views';
+import { checkBudget, packListing } from '../packed-list';
+import { budgetView } from '../budget-view';
+
+export const getBindingsTool = defineTool({
+  name: 'get_bindings',
+  title: 'Get several bindings',
+  category: 'binding',
+  description:
+    'Read 1–50 bindings in one call (instead of one get_binding per id) at a tier (default "1"). Ids you cannot read are listed as not found, without failing the call. maxTokens packs them in the order given under a hard budget, lowering tiers (2 → 1.5 → 1) before leaving any out.',
+  aliases: ['batch read', 'open several', 'fetch many documents'],
+  input: z.strictObject({
+    ids: z.array(bindingId()).min(1, { message: 'must list 1 to 50 ids' }).max(50, { message: 'must list 1 to 50 ids' }),
+    tier: tierSchema.default('1'),
+    maxTokens: maxTokensSchema().optional(),
+  }),
+  output: z.object({ results: z.array(bindingView), notFound: z.array(z.string()), budget: budgetView.optional() }),
+  bound: { kind: 'items', maxItems: 50, itemTokens: 400 },
+  annotations: { readOnlyHint: true },
+  async handler(args, ctx) {
+    checkBudget(args.maxTokens, ctx);
+    const ids = [...new Set(args.ids)];
+    const found = await readableBindingsCurrent(ctx.db, ctx.caller.id, ids, args.tier === '2');
+    const rows = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+    const notFound = ids.filter((id) => !found.has(id));
+    const trailer: Piece[] = notFound.length ? [line(`Not found (missing, deleted or not yours to read): ${notFound.join(', ')}`)] : [];
+    const header = line(`## ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} at tier ${args.tier}`);
+    const listing = packListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, trailer }, ctx);
+    const omittedNote: Piece[] =
+      args.maxTokens === undefined && listing.omitted.length
+        ? [line(`Over the response cap, not shown: ${listing.omitted.map((o) => o.id).join(', ')} (ask again with a lower tier or fewer ids).`)]
+        : [];
+    return {
+      pieces: [...listing.pieces, ...omittedNote],
+      data: { results: listing.views, notFound, ...(listing.budget ? { budget: listing.budget } : {}) },
+      meta: listing.budget ? { budget: listing.budget } : {},
+    };
+  },
+});

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, tierSchema } from '../schema';
+import { listBindingRows } from '../../../db/store/search';
+import { readableBindingsCurrent } from '../../../db/store/bindings';
+import { resolveSpace } from '../../services/bindings';
+import { readCursor } from '../../cursor';
+import { line } from '../../tokens/doc';
+import { bindingView, paginationView } from '../views';
+import { checkBudget, pagedListing } from '../packed-list';
+import { budgetView } from '../budget-view';
+
+export const listBindingsTool = defineTool({
+  name: 'list_bindings',
+  title: 'List bindings',
+  category: 'binding',
+  description:
+    'Browse bindings in a space (default: your personal space), most recently updated first, at tier "1" by default. Paged: follow pagination.nextCursor. maxTokens packs the page under a hard budget.',
+  aliases: ['browse', 'show all documents', 'what is in this space'],
+  input: z.strictObject({
+    space: spaceRef().optional(),
+    tier: tierSchema.default('1'),
+    limit: limitSchema(100, 20),
+    maxTokens: maxTokensSchema().optional(),
+    cursor: cursorSchema().optional(),
+  }),
+  output: z.object({ space: z.string(), results: z.array(bindingView), pagination: paginationView, budget: budgetView.optional() }),
+  bound: { kind: 'items', maxItems: 100, itemTokens: 400 },
+  annotations: { readOnlyHint: true },
+  async handler(args, ctx) {
+    checkBudget(args.maxTokens, ctx);
+    const space = await resolveSpace(ctx, ctx.caller, args.space);
+    const scope = `list:${space.id}:${args.limit}:${args.tier}:${args.maxTokens ?? ''}`;
+    const offset = await readCursor(ctx.db, args.cursor, scope);
+    const found = await listBindingRows(ctx.db, { userId: ctx.caller.id, spaceId: space.id, offset, limit: args.limit });
+    let rows = found.rows;
+    if (args.tier === '2') {
+      const full = await readableBindingsCurrent(ctx.db, ctx.caller.id, rows.map((r) => r.bindingId), true);
+      rows = rows.map((r) => ({ ...r, content: full.get(r.bindingId)?.content ?? '' }));
+    }
+    const header = line(`## @${space.slug}: ${found.total} binding${found.total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`);
+    const { listing, pagination, pieces } = await pagedListing(
+      { header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'Empty. create_binding adds one.' },
+      ctx,
+    );
+    return {
+      pieces,
+      data: { space: `@${space.slug}`, results: listing.views, pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
+      meta: { pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
+    };
+  },
+});

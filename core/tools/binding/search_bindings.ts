@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema';
+import { ftsQuery, searchBindingRows } from '../../../db/store/search';
+import { resolveSpace } from '../../services/bindings';
+import { readCursor } from '../../cursor';
+import { fail } from '../../errors';
+import { line } from '../../tokens/doc';
+import { bindingView, paginationView } from '../views';
+import { checkBudget, pagedListing } from '../packed-list';
+import { budgetView } from '../budget-view';
+import { readableBindingsCurrent } from '../../../db/store/bindings';
+
+export const searchBindingsTool = defineTool({
+  name: 'search_bindings',
+  title: 'Search bindings',
+  category: 'binding',
+  description:
+    'Full-text search (BM25) over names, summaries, key points and content of the bindings you can read. Start here: search at tier "1" (default), open promising hits with get_binding tier "1.5", read one at tier "2". maxTokens packs hits in rank order under a hard budget and names what was left out.',
+  aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
+  input: z.strictObject({
+    query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
+    space: spaceRef().optional(),
+    tier: tierSchema.default('1'),
+    limit: limitSchema(50, 10),
+    maxTokens: maxTokensSchema().optional(),
+    cursor: cursorSchema().optional(),
+  }),
+  output: z.object({ results: z.array(bindingView), pagination: paginationView, budget: budgetView.optional() }),
+  bound: { kind: 'items', maxItems: 50, itemTokens: 400 },
+  annotations: { readOnlyHint: true },
+  async handler(args, ctx) {
+    checkBudget(args.maxTokens, ctx);
+    const match = ftsQuery(args.query);
+    if (!match) throw fail.invalid('query', 'must contain at least one letter or digit');
+    const space = args.space ? await resolveSpace(ctx, ctx.caller, args.space) : undefined;
+    const scope = `search:${space?.id ?? '*'}:${args.query}:${args.limit}:${args.tier}:${args.maxTokens ?? ''}`;
+    const offset = await readCursor(ctx.db, args.cursor, scope);
+    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit: args.limit });
+    let rows = found.rows;
+    if (args.tier === '2') {
+      const withContent = await readableBindingsCurrent(ctx.db, ctx.caller.id, rows.map((r) => r.bindingId), true);
+      rows = rows.map((r) => ({ ...r, content: withContent.get(r.bindingId)?.content ?? '' }));
+    }
+    const header = line(`## Search "${oneLine(args.query)}": ${found.total} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`);
+    const page = await pagedListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
+    const { listing, pagination, pieces } = page;
+    return {
+      pieces,
+      data: { results: listing.views, pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
+      meta: { pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
+    };
+  },
+});
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').slice(0, 120);
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { bindingId, content, keyPoints, modelSchema, name, summary } from '../schema';
+import { updateBinding } from '../../services/bindings';
+import { fail } from '../../errors';
+import { line } from '../../tokens/doc';
+import { bindingAt, bindingMeta, bindingView } from '../views';
+
+export const updateBindingTool = defineTool({
+  name: 'update_binding',
+  title: 'Update binding',
+  category: 'binding',
+  description:
+    'Change a binding you own: pass only the fields that change; a new version is made and old ones stay readable. Pass expectedVersion (the version you read) so a concurrent change is reported as CONFLICT instead of being overwritten. Update summary/keyPoints when content changes.',
+  aliases: ['edit', 'revise', 'amend note', 'save changes'],
+  input: z.strictObject({
+    id: bindingId(),
+    content: content().optional(),
+    name: name().optional(),
+    summary: summary().optional(),
+    keyPoints: keyPoints().optional(),
+    expectedVersion: z.number().int().min(1, { message: 'must be 1 or more' }).optional(),
+    model: modelSchema().optional(),
+  }),
+  output: z.object({ binding: bindingView, changed: z.boolean() }),
+  bound: { kind: 'tokens', maxTokens: 450 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  async handler(args, ctx) {
+    const { id, expectedVersion, model, ...fields } = args;
+    if (Object.values(fields).every((v) => v === undefined)) {
+      throw fail.invalid('(arguments)', 'give at least one of content, name, summary, keyPoints to change');
+    }
+    const { row, changed } = await updateBinding(ctx, ctx.caller, id, { ...fields, expectedVersion }, ctx.provenance(model));
+    const { pieces, view } = bindingAt(row, '1', ctx);
+    const note = changed ? `Updated ${id} to v${row.number}.` : `No change: ${id} already has these values (still v${row.number}).`;
+    return { pieces: [line(note), ...pieces], data: { binding: view, changed }, meta: bindingMeta(row, ctx) };
+  },
+});

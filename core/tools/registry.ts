@@ -1,0 +1,30 @@
+import type { ToolRegistry } from '../context';
+import type { AnyTool } from './define';
+import { createBindingTool } from './binding/create_binding';
+import { getBindingTool } from './binding/get_binding';
+import { getBindingsTool } from './binding/get_bindings';
+import { updateBindingTool } from './binding/update_binding';
+import { deleteBindingTool } from './binding/delete_binding';
+import { listBindingsTool } from './binding/list_bindings';
+import { searchBindingsTool } from './binding/search_bindings';
+import { listVersionsTool } from './version/list_versions';
+import { getVersionTool } from './version/get_version';
+
+/** Every tool, in the order `tools/list` shows them (CONTRACT §4). */
+export const ALL_TOOLS: readonly AnyTool[] = [
+  createBindingTool,
+  getBindingTool,
+  getBindingsTool,
+  updateBindingTool,
+  deleteBindingTool,
+  listBindingsTool,
+  searchBindingsTool,
+  listVersionsTool,
+  getVersionTool,
+];
+
+/** A registry over a list of tools (the default is all of them). */
+export function createRegistry(tools: readonly AnyTool[] = ALL_TOOLS): ToolRegistry {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return { all: tools, get: (name) => byName.get(name) };
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BinderyError, fail, toErrorResult } from '../errors';
+import { joinPieces } from '../tokens/doc';
+import type { ToolContext } from '../context';
+import type { AnyTool } from './define';
+import { formatIssues } from './format-issues';
+
+export interface ToolRunObserver {
+  (tool: string, figures: { tokens: number; dataTokens: number; isError: boolean; ms: number }): void;
+}
+
+/**
+ * Validates arguments against the tool's schema, runs it, and shapes the result: text, structured
+ * content, and `_meta.context` with the exact response tokens. Every failure becomes an `isError`
+ * result through the one error mapper.
+ */
+export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, observe?: ToolRunObserver): Promise<CallToolResult> {
+  const started = ctx.now();
+  let result: CallToolResult;
+  let dataTokens = 0;
+  await ctx.tokens.load();
+  try {
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) {
+      const { field, message } = formatIssues(parsed.error as z.ZodError);
+      throw new BinderyError('INVALID_INPUT', `${message} (tool ${tool.name})`, field);
+    }
+    const out = await tool.handler(parsed.data, ctx);
+    const { text, tokens } = joinPieces(out.pieces, ctx.tokens);
+    if (tokens > ctx.config.maxResponseTokens) {
+      throw fail.tooLarge('response', `would be ${tokens} tokens, over the ${ctx.config.maxResponseTokens}-token cap; ask for a lower tier, a smaller limit or a maxTokens budget`);
+    }
+    dataTokens = out.dataTokens ?? tokens;
+    result = {
+      content: [{ type: 'text', text }],
+      structuredContent: out.data as Record<string, unknown>,
+      _meta: { context: { response: { tokens }, ...out.meta } },
+    };
+  } catch (err) {
+    const { code: _code, ...errorResult } = toErrorResult(err, ctx.log.error);
+    const text = (errorResult.content[0] as { text: string }).text;
+    const tokens = ctx.tokens.count(text);
+    const meta = errorResult._meta as { context: Record<string, unknown> };
+    result = { ...errorResult, _meta: { context: { ...meta.context, response: { tokens } } } };
+  }
+  const tokens = (result._meta as { context: { response: { tokens: number } } }).context.response.tokens;
+  observe?.(tool.name, { tokens, dataTokens: result.isError ? 0 : dataTokens, isError: !!result.isError, ms: ctx.now() - started });
+  return result;
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** A string that is valid Unicode: lone UTF-16 surrogates are refused, never stored. */
+export const text = () =>
+  z.string().refine((s) => s.isWellFormed(), { message: 'must be valid Unicode text (it contains a lone UTF-16 surrogate)' });
+
+export const tierSchema = z
+  .enum(['1', '1.5', '2'], { message: 'must be "1" (summary), "1.5" (+ preview) or "2" (full content)' })
+  .describe('"1" summary (~300 tokens), "1.5" + 500-char preview, "2" full content');
+
+export const idOf = (prefix: string, what: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9a-z]{16}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
+
+export const bindingId = () => idOf('bnd', 'binding');
+export const setId = () => idOf('set', 'set');
+
+export const spaceRef = () =>
+  z
+    .string()
+    .min(1)
+    .max(80)
+    .describe('space id (spc_…), slug, or @slug; default: your personal space');
+
+export const limitSchema = (max: number, def: number) =>
+  z.number().int({ message: 'must be a whole number' }).min(1, { message: `must be from 1 to ${max}` }).max(max, { message: `must be from 1 to ${max}` }).default(def);
+
+export const cursorSchema = () => z.string().max(2000).describe('nextCursor from the previous page');
+
+export const maxTokensSchema = () =>
+  z.number().int({ message: 'must be a whole number of tokens' }).positive({ message: 'must be a positive number of tokens' }).describe('hard cap on the response text, in tokens');
+
+export const modelSchema = () => text().max(120).describe('your model name, recorded as provenance');
+
+export const name = () => text().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' });
+export const summary = () =>
+  text().trim().min(1, { message: 'must not be empty' }).max(600, { message: 'must be at most 600 characters' });
+export const keyPoints = () =>
+  z
+    .array(text().trim().min(1, { message: 'must not be empty' }).max(160, { message: 'each must be at most 160 characters' }))
+    .max(8, { message: 'must have at most 8 items' });
+export const content = () => text().min(1, { message: 'must not be empty' });

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { BindingVersionRow } from '../../db/store/bindings';
+import { bindingUrls, tierObject, tierPieces, type Tier } from '../budget/tier';
+import type { ToolContext } from '../context';
+import type { Piece } from '../tokens/doc';
+import type { ContextMeta } from './define';
+
+/** JSON shape of a binding at any tier (CONTRACT §5). */
+export const bindingView = z.object({
+  id: z.string(),
+  name: z.string(),
+  space: z.string(),
+  version: z.number(),
+  tier: z.enum(['1', '1.5', '2']),
+  summary: z.string(),
+  keyPoints: z.array(z.string()),
+  contentTokenCount: z.number(),
+  summaryTokenCount: z.number(),
+  publicUrl: z.string(),
+  textUrl: z.string(),
+  source: z.enum(['human', 'llm']),
+  model: z.string().nullable(),
+  updatedAt: z.string(),
+  contentPreview: z.string().optional(),
+  content: z.string().optional(),
+  page: z.object({ index: z.number(), count: z.number(), nextCursor: z.string().nullable() }).optional(),
+});
+export type BindingView = z.infer<typeof bindingView>;
+
+export const paginationView = z.object({ total: z.number(), hasMore: z.boolean(), nextCursor: z.string().nullable() });
+
+/** Row → render facts (the version's immutable data plus where it lives). */
+export function facts(row: BindingVersionRow) {
+  return { ...row, bindingId: row.bindingId };
+}
+
+/** One binding at a tier: pieces with stored counts, the JSON view, and its `_meta.context.binding`. */
+export function bindingAt(row: BindingVersionRow, tier: Tier, ctx: ToolContext): { pieces: Piece[]; view: BindingView } {
+  const base = ctx.config.publicUrl;
+  return {
+    pieces: tierPieces(facts(row), tier, base, tier === '2' ? row.content : undefined),
+    view: tierObject(facts(row), tier, base, tier === '2' ? row.content : undefined) as BindingView,
+  };
+}
+
+/** `_meta.context.binding` and `agentMeta` for a result about one binding version. */
+export function bindingMeta(row: BindingVersionRow, ctx: ToolContext): ContextMeta {
+  const urls = bindingUrls(ctx.config.publicUrl, row.spaceSlug, row.bindingSlug);
+  return {
+    binding: { id: row.bindingId, contentTokenCount: row.contentTokenCount, ...urls },
+    agentMeta: { source: row.source, model: row.model },
+  };
+}
+
+/** Stored token total of a list of pieces (those with counts); framing is counted by the runner. */
+export function storedTokens(pieces: readonly Piece[]): number {
+  return pieces.reduce((n, p) => n + (p.tokens ?? 0), 0);
+}

@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { migrations } from './migrations/bundle';
+import type { BinderyDb } from './types';
+
+const LEDGER = '__bindery_migrations';
+
+/** Applies every pending migration, each in one atomic batch. Returns the tags applied. */
+export async function migrate(db: BinderyDb): Promise<string[]> {
+  await db.run(sql.raw(`CREATE TABLE IF NOT EXISTS ${LEDGER} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`));
+  const done = new Set((await db.all<{ tag: string }>(sql.raw(`SELECT tag FROM ${LEDGER}`))).map((r) => r.tag));
+  const applied: string[] = [];
+  for (const m of migrations) {
+    if (done.has(m.tag)) continue;
+    const statements = [
+      ...m.statements.map((s) => db.run(sql.raw(s))),
+      db.run(sql`INSERT INTO ${sql.raw(LEDGER)} (tag, applied_at) VALUES (${m.tag}, ${Date.now()})`),
+    ];
+    await db.batch(statements as unknown as Parameters<BinderyDb['batch']>[0]);
+    applied.push(m.tag);
+  }
+  return applied;
+}
+
+/** True when every bundled migration has been applied (for health checks). */
+export async function migrationsCurrent(db: BinderyDb): Promise<boolean> {
+  try {
+    const rows = await db.all<{ tag: string }>(sql.raw(`SELECT tag FROM ${LEDGER}`));
+    const done = new Set(rows.map((r) => r.tag));
+    return migrations.every((m) => done.has(m.tag));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import { sqliteTable, text, integer, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { bindingsTable } from './bindings';
+import { usersTable } from './users';
+
+/**
+ * One immutable version of a binding. Token counts are exact for the configured tokenizer and
+ * computed once at write time; `*_block_tokens` are the counts of the rendered tier blocks so
+ * reads and budget packing never re-tokenize stored text.
+ */
+export const versionsTable = sqliteTable(
+  'versions',
+  {
+    id: text('id').primaryKey(),
+    bindingId: text('binding_id').notNull().references(() => bindingsTable.id),
+    number: integer('number').notNull(),
+    name: text('name').notNull(),
+    summary: text('summary').notNull(),
+    keyPoints: text('key_points', { mode: 'json' }).$type<string[]>().notNull(),
+    content: text('content').notNull(),
+    contentPreview: text('content_preview').notNull(),
+    contentChars: integer('content_chars').notNull(),
+    contentHash: text('content_hash').notNull(),
+    contentTokenCount: integer('content_token_count').notNull(),
+    summaryTokenCount: integer('summary_token_count').notNull(),
+    headBlockTokens: integer('head_block_tokens').notNull(),
+    previewBlockTokens: integer('preview_block_tokens').notNull(),
+    contentBlockTokens: integer('content_block_tokens').notNull(),
+    source: text('source', { enum: ['human', 'llm'] }).notNull(),
+    model: text('model'),
+    authorId: text('author_id').notNull().references(() => usersTable.id),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('versions_binding_number_uq').on(t.bindingId, t.number)],
+);

@@ -1,0 +1,187 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
+import type { BinderyDb } from '../types';
+import { canReadBindingSql } from './access';
+
+export type VersionInsert = typeof versionsTable.$inferInsert;
+export type BindingInsert = typeof bindingsTable.$inferInsert;
+
+/** Version columns without the content, for every read that does not need it. */
+export const versionMetaColumns = {
+  versionId: versionsTable.id,
+  number: versionsTable.number,
+  name: versionsTable.name,
+  summary: versionsTable.summary,
+  keyPoints: versionsTable.keyPoints,
+  contentPreview: versionsTable.contentPreview,
+  contentChars: versionsTable.contentChars,
+  contentHash: versionsTable.contentHash,
+  contentTokenCount: versionsTable.contentTokenCount,
+  summaryTokenCount: versionsTable.summaryTokenCount,
+  headBlockTokens: versionsTable.headBlockTokens,
+  previewBlockTokens: versionsTable.previewBlockTokens,
+  contentBlockTokens: versionsTable.contentBlockTokens,
+  source: versionsTable.source,
+  model: versionsTable.model,
+  authorId: versionsTable.authorId,
+  createdAt: versionsTable.createdAt,
+};
+
+export const bindingColumns = {
+  bindingId: bindingsTable.id,
+  spaceId: bindingsTable.spaceId,
+  spaceSlug: spacesTable.slug,
+  spaceOwnerId: spacesTable.ownerId,
+  bindingSlug: bindingsTable.slug,
+  currentVersion: bindingsTable.currentVersion,
+  deletedAt: bindingsTable.deletedAt,
+  updatedAt: bindingsTable.updatedAt,
+};
+
+export interface BindingVersionRow {
+  bindingId: string;
+  spaceId: string;
+  spaceSlug: string;
+  spaceOwnerId: string;
+  bindingSlug: string;
+  currentVersion: number;
+  deletedAt: number | null;
+  updatedAt: number;
+  versionId: string;
+  number: number;
+  name: string;
+  summary: string;
+  keyPoints: string[];
+  contentPreview: string;
+  contentChars: number;
+  contentHash: string;
+  contentTokenCount: number;
+  summaryTokenCount: number;
+  headBlockTokens: number;
+  previewBlockTokens: number;
+  contentBlockTokens: number;
+  source: 'human' | 'llm';
+  model: string | null;
+  authorId: string;
+  createdAt: number;
+  content?: string;
+}
+
+/**
+ * A live binding the user may read, joined with one of its versions (the current one by default).
+ * Missing, deleted and unreadable bindings all come back `undefined`: callers cannot tell them apart.
+ */
+export async function readableBindingVersion(
+  db: BinderyDb,
+  userId: string,
+  bindingId: string,
+  opts: { version?: number; withContent?: boolean } = {},
+): Promise<BindingVersionRow | undefined> {
+  const versionMatch = opts.version === undefined ? eq(versionsTable.number, bindingsTable.currentVersion) : eq(versionsTable.number, opts.version);
+  const row = await db
+    .select({ ...bindingColumns, ...versionMetaColumns, ...(opts.withContent ? { content: versionsTable.content } : {}) })
+    .from(bindingsTable)
+    .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
+    .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), versionMatch))
+    .where(and(eq(bindingsTable.id, bindingId), isNull(bindingsTable.deletedAt), canReadBindingSql(userId)))
+    .get();
+  return row as BindingVersionRow | undefined;
+}
+
+/** Many bindings at their current versions in one query, keyed by id (unreadable ones absent). */
+export async function readableBindingsCurrent(db: BinderyDb, userId: string, ids: string[], withContent: boolean): Promise<Map<string, BindingVersionRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ ...bindingColumns, ...versionMetaColumns, ...(withContent ? { content: versionsTable.content } : {}) })
+    .from(bindingsTable)
+    .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
+    .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), eq(versionsTable.number, bindingsTable.currentVersion)))
+    .where(and(sql`${bindingsTable.id} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`, isNull(bindingsTable.deletedAt), canReadBindingSql(userId)))
+    .all();
+  return new Map((rows as BindingVersionRow[]).map((r) => [r.bindingId, r]));
+}
+
+/** The content of one version (tier 2 reads it only when it will be shown). */
+export async function versionContent(db: BinderyDb, bindingId: string, number: number): Promise<string | undefined> {
+  const row = await db
+    .select({ content: versionsTable.content })
+    .from(versionsTable)
+    .where(and(eq(versionsTable.bindingId, bindingId), eq(versionsTable.number, number)))
+    .get();
+  return row?.content;
+}
+
+function ftsRow(db: BinderyDb, bindingId: string, v: VersionInsert) {
+  return db.run(
+    sql`INSERT INTO bindings_fts (binding_id, name, summary, key_points, content) VALUES (${bindingId}, ${v.name}, ${v.summary}, ${(v.keyPoints ?? []).join('\n')}, ${v.content})`,
+  );
+}
+
+/** Creates a binding and its version 1, indexed for search, in one atomic batch. */
+export async function insertBinding(db: BinderyDb, binding: BindingInsert, version: VersionInsert): Promise<void> {
+  await db.batch([db.insert(bindingsTable).values(binding), db.insert(versionsTable).values(version), ftsRow(db, binding.id, version)]);
+}
+
+/**
+ * Appends version `version.number`, which must be current + 1. The unique (binding, number) index
+ * makes a concurrent writer's insert fail, so the batch rolls back and no version is ever lost.
+ * Returns false when another writer got there first.
+ */
+export async function appendVersion(db: BinderyDb, bindingId: string, version: VersionInsert, now: number): Promise<boolean> {
+  try {
+    await db.batch([
+      db.insert(versionsTable).values(version),
+      db
+        .update(bindingsTable)
+        .set({ currentVersion: version.number, updatedAt: now })
+        .where(and(eq(bindingsTable.id, bindingId), eq(bindingsTable.currentVersion, version.number - 1))),
+      db.run(sql`DELETE FROM bindings_fts WHERE binding_id = ${bindingId}`),
+      ftsRow(db, bindingId, version),
+    ]);
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+/** Hides a binding from reads, lists and search; its versions stay. */
+export async function softDeleteBinding(db: BinderyDb, bindingId: string, now: number): Promise<void> {
+  await db.batch([
+    db.update(bindingsTable).set({ deletedAt: now, updatedAt: now }).where(eq(bindingsTable.id, bindingId)),
+    db.run(sql`DELETE FROM bindings_fts WHERE binding_id = ${bindingId}`),
+  ]);
+}
+
+/** True when a slug is taken in a space (deleted bindings keep theirs: their URLs must not be reused). */
+export async function slugTaken(db: BinderyDb, spaceId: string, slug: string): Promise<boolean> {
+  const row = await db
+    .select({ id: bindingsTable.id })
+    .from(bindingsTable)
+    .where(and(eq(bindingsTable.spaceId, spaceId), eq(bindingsTable.slug, slug)))
+    .get();
+  return !!row;
+}
+
+/** Versions of a binding, newest first, without content. */
+export async function listVersionRows(db: BinderyDb, bindingId: string, offset: number, limit: number) {
+  const rows = await db
+    .select(versionMetaColumns)
+    .from(versionsTable)
+    .where(eq(versionsTable.bindingId, bindingId))
+    .orderBy(desc(versionsTable.number))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const total = await db.select({ n: sql<number>`count(*)` }).from(versionsTable).where(eq(versionsTable.bindingId, bindingId)).get();
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Detects a UNIQUE constraint failure from libSQL or D1. */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    const msg = String((e as { message?: string }).message ?? e);
+    if (/UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(msg)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,70 @@
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
+import type { BinderyDb } from '../types';
+import { canReadBindingSql, defaultScopeSql } from './access';
+import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings';
+
+export interface ScopeOptions {
+  userId: string;
+  /** Restrict to one space (then public spaces count too); else the caller's default scope. */
+  spaceId?: string;
+  offset: number;
+  limit: number;
+}
+
+function scope(opts: ScopeOptions): SQL {
+  return opts.spaceId
+    ? sql`(bindings.space_id = ${opts.spaceId} AND ${canReadBindingSql(opts.userId)})`
+    : defaultScopeSql(opts.userId);
+}
+
+/** Live bindings in scope at their current version, most recently updated first. */
+export async function listBindingRows(db: BinderyDb, opts: ScopeOptions): Promise<{ rows: BindingVersionRow[]; total: number }> {
+  const where = and(isNull(bindingsTable.deletedAt), scope(opts));
+  const rows = await db
+    .select({ ...bindingColumns, ...versionMetaColumns })
+    .from(bindingsTable)
+    .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
+    .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), eq(versionsTable.number, bindingsTable.currentVersion)))
+    .where(where)
+    .orderBy(desc(bindingsTable.updatedAt), desc(bindingsTable.id))
+    .limit(opts.limit)
+    .offset(opts.offset)
+    .all();
+  const total = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(bindingsTable)
+    .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
+    .where(where)
+    .get();
+  return { rows: rows as BindingVersionRow[], total: total?.n ?? 0 };
+}
+
+/** Turns free text into a safe FTS5 query: every word quoted, any word may match, BM25 ranks. */
+export function ftsQuery(text: string): string | undefined {
+  const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 32);
+  if (!words?.length) return undefined;
+  return words.map((w) => `"${w}"`).join(' OR ');
+}
+
+/**
+ * Full-text search over name (weight 10), summary (5), key points (3) and content (1). `bm25()` is
+ * negative, lower is better, so results are ordered ascending by it.
+ */
+export async function searchBindingRows(db: BinderyDb, match: string, opts: ScopeOptions): Promise<{ rows: (BindingVersionRow & { rank: number })[]; total: number }> {
+  const cols = Object.entries({ ...bindingColumns, ...versionMetaColumns })
+    .map(([alias, col]) => sql`${col} AS ${sql.identifier(alias)}`);
+  const from = sql`FROM bindings_fts
+    JOIN bindings ON bindings.id = bindings_fts.binding_id
+    JOIN spaces ON spaces.id = bindings.space_id
+    JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version
+    WHERE bindings_fts MATCH ${match} AND bindings.deleted_at IS NULL AND ${scope(opts)}`;
+  const rows = await db.all<Record<string, unknown>>(
+    sql`SELECT ${sql.join(cols, sql`, `)}, bm25(bindings_fts, 0, 10.0, 5.0, 3.0, 1.0) AS rank ${from} ORDER BY rank ASC, bindings.id LIMIT ${opts.limit} OFFSET ${opts.offset}`,
+  );
+  const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n ${from}`);
+  return {
+    rows: rows.map((r) => ({ ...r, keyPoints: JSON.parse(String(r.keyPoints)) }) as BindingVersionRow & { rank: number }),
+    total: Number(total?.n ?? 0),
+  };
+}
