@@ -12,27 +12,21 @@ const USAGE = `usage: bindery <command>
   keys revoke <key-id>           revoke a key
   help set <topic> <file>        replace a help topic from a Markdown file`;
 
-const commands: Record<string, () => Promise<{ main(args: string[]): Promise<number> }>> = {
-  stdio: () => import('./cli/stdio'),
-  serve: () => import('./cli/serve'),
-  migrate: () => import('./cli/migrate'),
-  import: () => import('./cli/import'),
-  measure: () => import('./cli/measure'),
-  lock: () => import('./cli/lock'),
-  keys: () => import('./cli/keys'),
-  help: () => import('./cli/help'),
-};
+const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'help'];
 
-const [name, ...rest] = process.argv.slice(2);
-const load = name ? commands[name] : undefined;
-if (!load) {
-  console.error(name && name !== '--help' && name !== '-h' ? `bindery: unknown command "${name}"\n${USAGE}` : USAGE);
-  process.exit(name && name !== '--help' && name !== '-h' ? 2 : 0);
+const [command, ...rest] = process.argv.slice(2);
+if (!command || !COMMANDS.includes(command)) {
+  const asked = command && command !== '--help' && command !== '-h';
+  console.error(asked ? `bindery: unknown command "${command}"\n${USAGE}` : USAGE);
+  process.exit(asked ? 2 : 0);
 }
 try {
-  const code = await (await load()).main(rest);
+  const mod = (await import(`./cli/${command}.ts`)) as { main(args: string[]): Promise<number> };
+  const code = await mod.main(rest);
   if (code !== -1) process.exit(code);
 } catch (err) {
-  console.error(`bindery ${name}: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`bindery ${command}: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
+
+export {};

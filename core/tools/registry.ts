@@ -9,6 +9,10 @@ import { listBindingsTool } from './binding/list_bindings';
 import { searchBindingsTool } from './binding/search_bindings';
 import { listVersionsTool } from './version/list_versions';
 import { getVersionTool } from './version/get_version';
+// -- issue 3 imports (sets, spaces, shares, comments, help, whoami) --
+// -- end issue 3 imports --
+// -- issue 4 imports (search_tools, list_available_tools, get_active_toolset, proxy tools) --
+// -- end issue 4 imports --
 
 /** Every tool, in the order `tools/list` shows them (CONTRACT §4). */
 export const ALL_TOOLS: readonly AnyTool[] = [
@@ -21,6 +25,10 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   searchBindingsTool,
   listVersionsTool,
   getVersionTool,
+  // -- issue 3 tools --
+  // -- end issue 3 tools --
+  // -- issue 4 tools --
+  // -- end issue 4 tools --
 ];
 
 /** A registry over a list of tools (the default is all of them). */
