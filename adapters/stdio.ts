@@ -10,8 +10,12 @@ export async function runStdio(): Promise<void> {
   const { deps, config } = await openRuntime();
   const caller = await ensureCaller(deps, config.user);
   const server = createBinderyServer(deps, { caller });
-  const transport = new StdioServerTransport();
+  // The SDK closes stdin past 10 MiB of one unread message, without an answer. Allow what the content
+  // limit may take once JSON-escaped (up to 6 bytes a byte), so an oversize argument gets its error.
+  const maxBufferSize = Math.max(32 * 2 ** 20, 6 * config.maxContentBytes + 2 ** 20);
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize });
   transport.onclose = () => process.exit(0);
+  server.server.onerror = (err) => deps.log?.error('stdio transport', err);
   await server.connect(transport);
   deps.log?.info(`stdio ready as @${caller.handle} (${config.dbUrl}, mode ${config.toolMode}, ${config.tokenizer})`);
 }

@@ -19,6 +19,25 @@ export interface BinderyConfig {
   /** Client names (substring, case-insensitive) known to apply tools/list_changed; `auto` goes lazy for them. */
   listChangedClients: string[];
   riskThresholds: { low: number; medium: number; high: number };
+  /** The HTTP surface (`bun run serve`, the edge handler). */
+  http: HttpConfig;
+}
+
+/** HTTP settings: sessions, DNS-rebinding allow-lists, body limit, CORS. */
+export interface HttpConfig {
+  /** Interface `bun run serve` binds to. */
+  host: string;
+  /** One server per request, always eager, no Mcp-Session-Id (BINDERY_HTTP_STATELESS=1). */
+  stateless: boolean;
+  sessionIdleMs: number;
+  maxSessions: number;
+  maxBodyBytes: number;
+  /** Allowed Host names (port ignored); `*` allows any. Loopback and the public URL's host by default. */
+  allowedHosts: string[];
+  /** Allowed Origin values (scheme://host[:port]); `*` allows any. Loopback and the public URL's origin by default. */
+  allowedOrigins: string[];
+  /** Origins that get CORS headers; empty = CORS off. */
+  corsOrigins: string[];
 }
 
 export const DEFAULT_CONFIG: BinderyConfig = {
@@ -34,6 +53,16 @@ export const DEFAULT_CONFIG: BinderyConfig = {
   port: 8787,
   listChangedClients: ['visual studio code', 'vscode', 'copilot'],
   riskThresholds: { low: 1_000, medium: 4_000, high: 8_000 },
+  http: {
+    host: '127.0.0.1',
+    stateless: false,
+    sessionIdleMs: 30 * 60_000,
+    maxSessions: 1_000,
+    maxBodyBytes: 4 * 1024 * 1024,
+    allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+    allowedOrigins: [],
+    corsOrigins: [],
+  },
 };
 
 type Env = Record<string, string | undefined>;
@@ -79,5 +108,29 @@ export function parseConfig(env: Env): BinderyConfig {
       medium: intVar(env, 'BINDERY_RISK_MEDIUM', d.riskThresholds.medium, 1, 10_000_000),
       high: intVar(env, 'BINDERY_RISK_HIGH', d.riskThresholds.high, 1, 10_000_000),
     },
+    http: parseHttpConfig(env, (env.BINDERY_PUBLIC_URL || d.publicUrl).replace(/\/+$/, '')),
+  };
+}
+
+function parseHttpConfig(env: Env, publicUrl: string): HttpConfig {
+  const d = DEFAULT_CONFIG.http;
+  let publicOrigin: URL;
+  try {
+    publicOrigin = new URL(publicUrl);
+  } catch {
+    throw new Error(`BINDERY_PUBLIC_URL: must be an absolute URL (got "${publicUrl}")`);
+  }
+  const stateless = env.BINDERY_HTTP_STATELESS ?? '';
+  if (!['', '0', '1', 'true', 'false'].includes(stateless)) throw new Error(`BINDERY_HTTP_STATELESS: must be 1 or 0 (got "${stateless}")`);
+  const loopbackOrigins = d.allowedHosts.flatMap((h) => [`http://${h}`, `https://${h}`]);
+  return {
+    host: env.BINDERY_HTTP_HOST || d.host,
+    stateless: stateless === '1' || stateless === 'true',
+    sessionIdleMs: intVar(env, 'BINDERY_HTTP_SESSION_IDLE_SECONDS', d.sessionIdleMs / 1000, 1, 7 * 24 * 3600) * 1000,
+    maxSessions: intVar(env, 'BINDERY_HTTP_MAX_SESSIONS', d.maxSessions, 1, 1_000_000),
+    maxBodyBytes: intVar(env, 'BINDERY_HTTP_MAX_BODY_BYTES', d.maxBodyBytes, 1_024, 1_073_741_824),
+    allowedHosts: listVar(env, 'BINDERY_ALLOWED_HOSTS', [...d.allowedHosts, publicOrigin.hostname]),
+    allowedOrigins: listVar(env, 'BINDERY_ALLOWED_ORIGINS', [...loopbackOrigins, publicOrigin.origin]),
+    corsOrigins: listVar(env, 'BINDERY_CORS_ORIGINS', d.corsOrigins),
   };
 }

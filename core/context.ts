@@ -54,6 +54,8 @@ export interface ToolContext {
   invoke(name: string, args: unknown): Promise<import('@modelcontextprotocol/sdk/types.js').CallToolResult>;
   /** Enables tools for this session (lazy mode); returns the names newly listed. */
   enableTools(names: string[]): string[];
+  /** Runtime token figures of this process (`list_available_tools` reports them). */
+  profiler?: import('./footprint/runtime').RuntimeProfiler;
 }
 
 export interface ToolRegistry {

@@ -16,7 +16,8 @@ export class BinderyError extends Error {
 
 /** Shorthand constructors so handlers read like the rule they enforce. */
 export const fail = {
-  notFound: (what: string, id: string) => new BinderyError('NOT_FOUND', `${what} ${id} was not found (it does not exist or you may not read it).`, 'id'),
+  notFound: (what: string, id: string, field = 'id') =>
+    new BinderyError('NOT_FOUND', `${field}: ${what} ${id} was not found (it does not exist or you may not read it).`, field),
   invalid: (field: string, rule: string) => new BinderyError('INVALID_INPUT', `${field}: ${rule}`, field),
   conflict: (field: string, rule: string) => new BinderyError('CONFLICT', `${field}: ${rule}`, field),
   forbidden: (rule: string) => new BinderyError('FORBIDDEN', rule),

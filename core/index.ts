@@ -10,3 +10,4 @@ export { parseConfig, DEFAULT_CONFIG, type BinderyConfig, type ToolMode } from '
 export { BinderyError, toErrorResult, type ErrorCode } from './errors';
 export type { BinderyDeps, Caller, Logger, ToolContext } from './context';
 export { stderrLogger } from './context';
+export { RuntimeProfiler, defaultProfiler, type RuntimeFigures } from './footprint/runtime';

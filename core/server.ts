@@ -7,6 +7,7 @@ import { ToolSession } from './modes/session';
 import { createRegistry } from './tools/registry';
 import { toolListEntry } from './tools/listing';
 import { runTool, type ToolRunObserver } from './tools/run';
+import { defaultProfiler, type RuntimeProfiler } from './footprint/runtime';
 
 export const SERVER_NAME = 'bindery';
 export const SERVER_VERSION = '0.1.0';
@@ -18,8 +19,10 @@ export interface ServerOptions {
   mode?: ToolMode;
   /** Stateless transports always run eager. */
   stateless?: boolean;
-  /** Sees every tool result (runtime token profiling). */
+  /** Sees every tool result, besides the runtime profiler. */
   observe?: ToolRunObserver;
+  /** Where runtime token figures accumulate; default: one profiler shared by the process. */
+  profiler?: RuntimeProfiler;
 }
 
 const INSTRUCTIONS =
@@ -30,7 +33,10 @@ const INSTRUCTIONS =
 export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): McpServer {
   const registry = createRegistry();
   const mode = options.mode ?? deps.config.toolMode;
-  const session = new ToolSession(registry, deps.config, mode, !!options.stateless);
+  const session = new ToolSession(registry, deps.config, mode, !!options.stateless, options.mode ? 'server option' : 'BINDERY_TOOL_MODE');
+  const profiler = options.profiler ?? defaultProfiler();
+  const extra = options.observe;
+  const observe: ToolRunObserver = extra ? (tool, figures) => (profiler.observe(tool, figures), extra(tool, figures)) : profiler.observe;
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
@@ -39,10 +45,14 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   const log = deps.log ?? { info() {}, warn() {}, error() {} };
   const now = deps.clock ?? (() => Date.now());
 
-  server.oninitialized = () => {
+  // The mode is decided once the client said who it is (clientInfo, from initialize). A client that
+  // skips notifications/initialized is identified on its first list or call instead.
+  const identify = () => {
+    if (session.identified) return;
     const info = server.getClientVersion();
-    session.identify(info?.name, info?.version);
+    if (info) session.identify(info.name, info.version);
   };
+  server.oninitialized = identify;
 
   const ctx: ToolContext = {
     db: deps.db,
@@ -72,6 +82,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     },
     tools: registry,
     invoke: (name, args) => call(name, args),
+    profiler,
     enableTools: (names) => {
       const added = session.enable(names);
       if (added.length) void server.sendToolListChanged().catch((e) => log.warn('tools/list_changed not sent', e));
@@ -80,6 +91,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   };
 
   async function call(name: string, args: unknown): Promise<CallToolResult> {
+    identify();
     const tool = registry.get(name);
     if (!tool || !session.callable(tool)) {
       await deps.tokens.load();
@@ -92,10 +104,13 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
       if (!session.listed().some((t) => t.name === name)) ctx.enableTools([name]);
       else session.touch(name);
     }
-    return runTool(tool, args, ctx, options.observe);
+    return runTool(tool, args, ctx, observe);
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: session.listed().map(toolListEntry) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    identify();
+    return { tools: session.listed().map(toolListEntry) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request) => call(request.params.name, request.params.arguments));
   return mcp;
 }

@@ -1,15 +1,20 @@
 import { FALLBACK_ORDER, type Tier } from './tier';
 
-/** One packable item: its stored cost at each tier and the cost of its line in the omitted list. */
+/** One packable item: its stored cost at each tier. */
 export interface PackCandidate {
   costs: Record<Tier, number>;
-  omitLineTokens: number;
 }
 
-/** The omitted-items footer: a heading, one line per item up to `maxLines`, then "…and N more". */
+/**
+ * The omitted-items footer: a heading, one line per omitted item (in item order) up to `maxLines`,
+ * then one "…and N more" line. Line costs are asked for lazily, only for items the footer may name.
+ */
 export interface FooterCosts {
   baseTokens: number;
   maxLines: number;
+  /** Tokens of the footer line naming item `index`. */
+  lineTokens(index: number): number;
+  /** Tokens of the "…and `rest` more" line. */
   moreTokens(rest: number): number;
 }
 
@@ -27,95 +32,90 @@ export interface PackResult {
   /** Chosen tier per item index, or null when omitted. */
   chosen: (Tier | null)[];
   totalTokens: number;
+  /** False when even the answer with every item omitted passes the budget (nothing is chosen then). */
   fits: boolean;
 }
 
 /** Exact cost of the footer for the omitted items (ascending indices). */
-export function footerTokens(footer: FooterCosts, items: readonly PackCandidate[], omitted: readonly number[]): number {
+export function footerTokens(footer: FooterCosts, omitted: readonly number[]): number {
   if (omitted.length === 0) return 0;
   let n = footer.baseTokens;
-  for (let i = 0; i < Math.min(omitted.length, footer.maxLines); i++) n += items[omitted[i]!]!.omitLineTokens;
+  for (let i = 0; i < Math.min(omitted.length, footer.maxLines); i++) n += footer.lineTokens(omitted[i]!);
   if (omitted.length > footer.maxLines) n += footer.moreTokens(omitted.length - footer.maxLines);
   return n;
-}
-
-function total(input: PackInput, chosen: (Tier | null)[]): number {
-  let n = input.headerTokens;
-  const omitted: number[] = [];
-  chosen.forEach((t, i) => (t ? (n += input.items[i]!.costs[t]) : omitted.push(i)));
-  return n + footerTokens(input.footer, input.items, omitted);
 }
 
 /**
  * Packs items under a token budget. Pure: it reads stored costs only. The total (header, items,
  * footer naming what was left out) never exceeds `budget`; items are never cut.
- * - `ordered`: the longest prefix that fits; the first item that fits at no allowed tier ends it.
+ * - `ordered`: items in order, each at the best allowed tier that fits; the first item that fits at no
+ *   allowed tier ends it, so the result is the longest prefix that fits.
  * - `fill`: skips what does not fit and keeps going; at the end no omitted item could be added at any
- *   allowed tier without passing the budget.
+ *   allowed tier without passing the budget (the footer it would leave is part of that check).
  * With `fallback`, an item is tried at the requested tier and then at each lower one.
  */
 export function pack(input: PackInput): PackResult {
-  const { items, budget } = input;
+  const { items, budget, footer } = input;
+  const n = items.length;
   const tiers = input.fallback ? FALLBACK_ORDER[input.tier] : [input.tier];
-  const chosen: (Tier | null)[] = items.map(() => null);
-  const empty = total(input, chosen);
+  const chosen: (Tier | null)[] = new Array(n).fill(null);
+  const empty = input.headerTokens + suffixFooter(footer, 0, n);
   if (empty > budget) return { chosen, totalTokens: empty, fits: false };
 
   if (input.strategy === 'ordered') {
-    // With items 0..i-1 in, the omitted set is exactly the suffix, so each check is exact.
+    // With items 0..i-1 in, the omitted set is exactly the suffix i.., so each check is exact.
     let used = input.headerTokens;
-    const suffixFooter = suffixFooters(input);
-    for (let i = 0; i < items.length; i++) {
-      const t = tiers.find((tier) => used + items[i]!.costs[tier] + suffixFooter[i + 1]! <= budget);
+    let i = 0;
+    for (; i < n; i++) {
+      const rest = suffixFooter(footer, i + 1, n);
+      const t = tiers.find((tier) => used + items[i]!.costs[tier] + rest <= budget);
       if (!t) break;
       chosen[i] = t;
       used += items[i]!.costs[t];
     }
-    return { chosen, totalTokens: total(input, chosen), fits: true };
+    return { chosen, totalTokens: used + suffixFooter(footer, i, n), fits: true };
   }
 
-  // fill: greedy in order, then repair (the footer is not monotone in which items it names), then
-  // top up until no omitted item fits.
-  for (let i = 0; i < items.length; i++) {
-    for (const t of tiers) {
-      chosen[i] = t;
-      if (total(input, chosen) <= budget) break;
-      chosen[i] = null;
+  // fill: greedy in order, then top up until no omitted item fits (including one item can change
+  // which others the footer names, so a later pass may find room an earlier one did not).
+  let itemsSum = 0;
+  let omittedCount = n;
+  /** Footer cost when `skip` (an omitted index, or -1) is taken out of the omitted set. */
+  const footerWithout = (skip: number): number => {
+    const count = omittedCount - (skip >= 0 ? 1 : 0);
+    if (count === 0) return 0;
+    let f = footer.baseTokens;
+    let named = 0;
+    for (let i = 0; i < n && named < footer.maxLines; i++) {
+      if (chosen[i] !== null || i === skip) continue;
+      f += footer.lineTokens(i);
+      named++;
     }
-  }
-  for (let i = items.length - 1; i >= 0 && total(input, chosen) > budget; i--) chosen[i] = null;
+    if (count > footer.maxLines) f += footer.moreTokens(count - footer.maxLines);
+    return f;
+  };
+  const tryAdd = (i: number): boolean => {
+    const rest = footerWithout(i);
+    const t = tiers.find((tier) => input.headerTokens + itemsSum + items[i]!.costs[tier] + rest <= budget);
+    if (!t) return false;
+    chosen[i] = t;
+    itemsSum += items[i]!.costs[t];
+    omittedCount--;
+    return true;
+  };
   for (let changed = true; changed; ) {
     changed = false;
-    for (let i = 0; i < items.length; i++) {
-      if (chosen[i]) continue;
-      for (const t of tiers) {
-        chosen[i] = t;
-        if (total(input, chosen) <= budget) {
-          changed = true;
-          break;
-        }
-        chosen[i] = null;
-      }
-    }
+    for (let i = 0; i < n; i++) if (chosen[i] === null && tryAdd(i)) changed = true;
   }
-  return { chosen, totalTokens: total(input, chosen), fits: true };
+  return { chosen, totalTokens: input.headerTokens + itemsSum + footerWithout(-1), fits: true };
 }
 
-/** Footer cost when items i..n-1 are omitted, for every i (index n: nothing omitted). */
-function suffixFooters(input: PackInput): number[] {
-  const n = input.items.length;
-  const out = new Array<number>(n + 1);
-  for (let i = 0; i <= n; i++) {
-    const omitted: number[] = [];
-    for (let j = i; j < Math.min(n, i + input.footer.maxLines); j++) omitted.push(j);
-    const m = n - i;
-    let f = 0;
-    if (m > 0) {
-      f = input.footer.baseTokens;
-      for (const j of omitted) f += input.items[j]!.omitLineTokens;
-      if (m > input.footer.maxLines) f += input.footer.moreTokens(m - input.footer.maxLines);
-    }
-    out[i] = f;
-  }
-  return out;
+/** Footer cost when exactly the items from..n-1 are omitted. */
+function suffixFooter(footer: FooterCosts, from: number, n: number): number {
+  const count = n - from;
+  if (count <= 0) return 0;
+  let f = footer.baseTokens;
+  for (let j = from; j < Math.min(n, from + footer.maxLines); j++) f += footer.lineTokens(j);
+  if (count > footer.maxLines) f += footer.moreTokens(count - footer.maxLines);
+  return f;
 }

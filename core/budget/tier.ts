@@ -8,7 +8,14 @@ export const FALLBACK_ORDER: Record<Tier, Tier[]> = { '2': ['2', '1.5', '1'], '1
 
 export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
-export const RENDER_REVISION = 1;
+export const RENDER_REVISION = 2;
+/**
+ * Characters of name, model, summary and key points the tier-1 head shows. Key points past this move
+ * to the tier-1.5 block, which keeps a maximal tier-1 card (200-char name, 600-char summary, 8 × 160-char
+ * key points) near 300 tokens of English instead of ~450. The cut is by characters so a read can
+ * reproduce it from stored facts without tokenizing.
+ */
+export const HEAD_TEXT_CHARS = 1100;
 
 /** The immutable facts of one version that every tier is rendered from. */
 export interface VersionFacts {
@@ -60,23 +67,35 @@ function provenance(v: Pick<VersionFacts, 'source' | 'model'>): string {
   return v.model ? `${v.source}/${v.model}` : v.source;
 }
 
+/** The key points the tier-1 head shows (in order, while within HEAD_TEXT_CHARS) and the rest. */
+export function headKeyPoints(v: Pick<VersionFacts, 'name' | 'model' | 'summary' | 'keyPoints'>): { shown: string[]; rest: string[] } {
+  let used = v.name.length + (v.model?.length ?? 0) + v.summary.length;
+  let i = 0;
+  while (i < v.keyPoints.length && (i === 0 || used + v.keyPoints[i]!.length <= HEAD_TEXT_CHARS)) used += v.keyPoints[i++]!.length;
+  return { shown: v.keyPoints.slice(0, i), rest: v.keyPoints.slice(i) };
+}
+
 /** Tier 1 block: heading, facts line, URL, summary and key points. Ends with a newline. */
 export function renderHead(v: VersionFacts, publicBase: string): string {
   const { textUrl } = bindingUrls(publicBase, v.spaceSlug, v.bindingSlug);
   const date = new Date(v.createdAt).toISOString().slice(0, 10);
+  const { shown, rest } = headKeyPoints(v);
   const lines = [
     `### ${oneLine(v.name)}`,
     `${v.bindingId} · v${v.number} · @${v.spaceSlug} · ${v.contentTokenCount} content tokens · ${provenance(v)} · ${date}`,
     `md: ${textUrl}`,
     oneLine(v.summary),
-    ...v.keyPoints.map((k) => `- ${oneLine(k)}`),
+    ...shown.map((k) => `- ${oneLine(k)}`),
+    ...(rest.length ? [`- …${rest.length} more key point${rest.length === 1 ? '' : 's'} at tier 1.5`] : []),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-/** Tier 1.5 addition: the stored preview and its truncation note. */
+/** Tier 1.5 addition: key points the head left out, then the stored preview and its truncation note. */
 export function renderPreview(v: VersionFacts): string {
-  return `Preview:\n${previewWithNote(v)}\n`;
+  const { rest } = headKeyPoints(v);
+  const more = rest.length ? `More key points:\n${rest.map((k) => `- ${oneLine(k)}`).join('\n')}\n` : '';
+  return `${more}Preview:\n${previewWithNote(v)}\n`;
 }
 
 /** Tier 2 addition: the full content between tags that Markdown inside cannot close by accident. */

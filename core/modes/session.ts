@@ -16,41 +16,45 @@ export class ToolSession {
   modeReason: string;
   clientName: string | null = null;
   clientVersion: string | null = null;
-  /** Enabled by search, in least-recently-used order (oldest first). */
+  /** True once the client's clientInfo was seen (auto mode decides then). */
+  identified = false;
+  /** Enabled by search or by a direct call, least recently used first. */
   private enabled: string[] = [];
+  private readonly requested: ToolMode;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly config: BinderyConfig,
     requested: ToolMode,
     stateless: boolean,
+    /** Where the requested mode came from, for `whoami` (e.g. "BINDERY_TOOL_MODE"). */
+    source = 'BINDERY_TOOL_MODE',
   ) {
+    this.requested = stateless ? 'eager' : requested;
     if (stateless) {
       this.mode = 'eager';
-      this.modeReason = 'stateless transport: always eager';
+      this.modeReason = 'stateless transport: always eager (no session to enable tools in)';
     } else if (requested === 'auto') {
       this.mode = 'eager';
-      this.modeReason = 'auto: client not identified yet';
+      this.modeReason = 'auto: client not identified yet, eager until it is';
     } else {
       this.mode = requested;
-      this.modeReason = `BINDERY_TOOL_MODE=${requested}`;
+      this.modeReason = source === 'BINDERY_TOOL_MODE' ? `set by BINDERY_TOOL_MODE=${requested}` : `set by the ${source}`;
     }
-    this.requested = stateless ? 'eager' : requested;
   }
-
-  private readonly requested: ToolMode;
 
   /** Called once the client said who it is; `auto` picks lazy for clients known to apply list_changed. */
   identify(name: string | undefined, version: string | undefined): void {
+    this.identified = true;
     this.clientName = name ?? null;
     this.clientVersion = version ?? null;
     if (this.requested !== 'auto') return;
     const lower = (name ?? '').toLowerCase();
-    const known = this.config.listChangedClients.find((c) => lower.includes(c.toLowerCase()));
+    const known = lower ? this.config.listChangedClients.find((c) => c && lower.includes(c.toLowerCase())) : undefined;
     this.mode = known ? 'lazy' : 'eager';
     this.modeReason = known
-      ? `auto: client "${name}" is known to apply tools/list_changed (matched "${known}")`
-      : `auto: client "${name ?? 'unknown'}" is not known to apply tools/list_changed`;
+      ? `auto: client "${name}" is known to apply tools/list_changed (matched "${known}" in BINDERY_LIST_CHANGED_CLIENTS), so lazy`
+      : `auto: client "${name || 'unknown'}" is not in BINDERY_LIST_CHANGED_CLIENTS, so eager`;
   }
 
   /** The tools `tools/list` returns now. */

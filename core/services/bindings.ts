@@ -27,7 +27,7 @@ export interface CoreDeps {
 /** A space the caller may read, by reference; unreadable spaces look missing. Default: personal space. */
 export async function resolveSpace(deps: CoreDeps, caller: Caller, ref?: string): Promise<SpaceRow> {
   const space = ref ? await findSpace(deps.db, ref) : await personalSpace(deps.db, caller.id);
-  if (!space || !(await canSeeSpace(deps.db, caller.id, space))) throw fail.notFound('space', ref ?? '(personal)');
+  if (!space || !(await canSeeSpace(deps.db, caller.id, space))) throw fail.notFound('space', ref ?? '(personal)', 'space');
   return space;
 }
 
@@ -36,7 +36,7 @@ export async function resolveWritableSpace(deps: CoreDeps, caller: Caller, ref?:
   const space = await resolveSpace(deps, caller, ref);
   if (space.ownerId !== caller.id) {
     if (space.visibility === 'public') throw fail.forbidden(`space @${space.slug} is not yours; only its owner can add or change bindings in it`);
-    throw fail.notFound('space', ref ?? space.slug);
+    throw fail.notFound('space', ref ?? space.slug, 'space');
   }
   return space;
 }
@@ -90,7 +90,7 @@ export async function readBinding(deps: CoreDeps, caller: Caller, id: string, op
   const row = await readableBindingVersion(deps.db, caller.id, id, opts);
   if (!row) {
     if (opts.version !== undefined && (await readableBindingVersion(deps.db, caller.id, id))) {
-      throw fail.notFound('version', `${opts.version} of ${id}`);
+      throw fail.notFound('version', `${opts.version} of ${id}`, 'version');
     }
     throw fail.notFound('binding', id);
   }
@@ -103,6 +103,8 @@ async function readOwned(deps: CoreDeps, caller: Caller, id: string): Promise<Bi
   if (row.spaceOwnerId !== caller.id) throw fail.forbidden(`binding ${id} is in @${row.spaceSlug}, which you may read but not change`);
   return row;
 }
+
+const MAX_UPDATE_ATTEMPTS = 64;
 
 export interface UpdateInput extends Partial<BindingInput> {
   expectedVersion?: number;
@@ -120,7 +122,10 @@ export async function updateBinding(
   provenance: Provenance,
 ): Promise<{ row: BindingVersionRow; changed: boolean }> {
   if (input.content !== undefined) checkContentSize(input.content, deps.config.maxContentBytes);
-  for (let attempt = 0; attempt < 8; attempt++) {
+  // Every round of a race lands one writer, so N concurrent writers need at most N attempts; the
+  // short random pause spreads the losers out so they stop colliding.
+  for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20, 2 * attempt)));
     const current = await readOwned(deps, caller, id);
     if (input.expectedVersion !== undefined && input.expectedVersion !== current.currentVersion) {
       throw fail.conflict('expectedVersion', `is ${input.expectedVersion} but binding ${id} is at version ${current.currentVersion}; re-read it and apply your change to version ${current.currentVersion}`);

@@ -1,4 +1,4 @@
-import type { Tiktoken } from 'js-tiktoken/lite';
+import { bpeCount, loadRanks, type Ranks } from './bpe';
 
 /** Counts tokens exactly for one encoding. `load()` must resolve before the first `count()`. */
 export interface TokenCounter {
@@ -16,14 +16,18 @@ export type TokenizerName = 'o200k_base' | 'cl100k_base';
 export const TOKENIZERS: readonly TokenizerName[] = ['o200k_base', 'cl100k_base'];
 
 const CHUNK_CACHE_LIMIT = 50_000;
+/** Chunks longer than this are not memoised (they rarely repeat and would pin memory). */
+const CACHED_CHUNK_CHARS = 64;
 
 /**
- * A js-tiktoken counter that splits text with the encoding's own pre-tokenizer pattern and memoises
- * the BPE count of each chunk: counts are identical to `encode(text).length` (BPE never crosses a
- * chunk) while repeated words skip the merge loop.
+ * A counter on js-tiktoken's encodings (its rank files and pre-tokenizer pattern) that splits text
+ * with the encoding's own pattern and runs an exact byte-pair merge per chunk (see ./bpe): counts are
+ * identical to js-tiktoken's `encode(text, [], []).length` (BPE never crosses a chunk), repeated
+ * chunks are memoised, and a pathological chunk (a megabyte without a space) costs O(n log n)
+ * instead of js-tiktoken's O(n²).
  */
 export function createTiktokenCounter(encoding: TokenizerName = 'o200k_base'): TokenCounter {
-  let encoder: Tiktoken | undefined;
+  let ranks: Ranks | undefined;
   let pattern: RegExp | undefined;
   let loading: Promise<void> | undefined;
   const cache = new Map<string, number>();
@@ -31,27 +35,30 @@ export function createTiktokenCounter(encoding: TokenizerName = 'o200k_base'): T
 
   const load = (): Promise<void> => {
     loading ??= (async () => {
-      const { Tiktoken } = await import('js-tiktoken/lite');
-      const ranks =
+      const data =
         encoding === 'cl100k_base'
           ? (await import('js-tiktoken/ranks/cl100k_base')).default
           : (await import('js-tiktoken/ranks/o200k_base')).default;
-      encoder = new Tiktoken(ranks);
-      pattern = new RegExp(ranks.pat_str, 'gu');
+      ranks = loadRanks(data.bpe_ranks);
+      pattern = new RegExp(data.pat_str, 'gu');
     })();
     return loading;
   };
 
   const count = (text: string): number => {
-    if (!encoder || !pattern) throw new Error(`tokenizer ${encoding} used before load()`);
+    if (!ranks || !pattern) throw new Error(`tokenizer ${encoding} used before load()`);
     stats.calls++;
     stats.chars += text.length;
     let total = 0;
     for (const match of text.matchAll(pattern)) {
       const chunk = match[0];
+      if (chunk.length > CACHED_CHUNK_CHARS) {
+        total += bpeCount(chunk, ranks);
+        continue;
+      }
       let n = cache.get(chunk);
       if (n === undefined) {
-        n = encoder.encode(chunk, [], []).length;
+        n = bpeCount(chunk, ranks);
         if (cache.size >= CHUNK_CACHE_LIMIT) cache.clear();
         cache.set(chunk, n);
       }

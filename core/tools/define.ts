@@ -37,6 +37,11 @@ export interface ToolOutput<O> {
   meta?: ContextMeta;
   /** The part of the text that is data rather than framing, for runtime profiling. */
   dataTokens?: number;
+  /**
+   * Another tool's complete result, returned unchanged instead of this output (`invoke_tool`: the
+   * caller gets the real tool's result with its own `_meta.context`; it was profiled when it ran).
+   */
+  forward?: import('@modelcontextprotocol/sdk/types.js').CallToolResult;
 }
 
 export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {

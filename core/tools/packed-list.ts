@@ -1,4 +1,5 @@
 import type { BindingVersionRow } from '../../db/store/bindings';
+import { contentsByVersionId } from '../../db/store/contents';
 import { pack, type FooterCosts } from '../budget/pack';
 import { tierCost, type Tier } from '../budget/tier';
 import type { ToolContext } from '../context';
@@ -18,106 +19,163 @@ export interface OmittedItem {
   reason?: string;
 }
 
+/** The `_meta.context.budget` block (CONTRACT §6). */
+export interface BudgetReport {
+  maxTokens: number;
+  usedTokens: number;
+  remainingTokens: number;
+  exhausted: boolean;
+  included: PackedItem[];
+  omitted: OmittedItem[];
+}
+
 export interface PackedListing {
   pieces: Piece[];
   views: BindingView[];
+  /** The tier each row was shown at (aligned with the request's rows), or null when left out. */
+  rowTiers: (Tier | null)[];
   included: PackedItem[];
   omitted: OmittedItem[];
-  /** Present when the caller gave a budget: the `_meta.context.budget` block. */
-  budget?: { maxTokens: number; usedTokens: number; remainingTokens: number; exhausted: boolean; included: PackedItem[]; omitted: OmittedItem[] };
+  /** Exact tokens of `pieces` (header, items, trailer, footer). */
+  totalTokens: number;
+  /** Present when the caller gave a budget. */
+  budget?: BudgetReport;
 }
 
 export interface ListingRequest {
   header: Piece[];
+  /** Rows read through an access check; tier-2 content is loaded here, only for rows shown at tier 2. */
   rows: BindingVersionRow[];
   tier: Tier;
   /** With a budget: pack to it and name what was left out. Without: fill the response cap and page the rest. */
   maxTokens?: number;
   strategy?: 'ordered' | 'fill';
   fallback?: boolean;
-  /** Items already known to be unavailable (deleted, unreadable), named in the footer text. */
+  /** Framing after the items (skipped ids, paging hints); counted into the budget. */
   trailer?: Piece[];
 }
 
-const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';
-const MAX_FOOTER_LINES = 10;
+/** The smallest budget any tool accepts: below it not even a heading and an omitted list fit. */
+export const MIN_BUDGET_TOKENS = 50;
+export const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';
+export const MAX_FOOTER_LINES = 10;
 /** Without a budget the page fills the response cap less this, kept for the paging line after it. */
 const UNBUDGETED_RESERVE = 300;
 
-/** Rejects a budget outside what a response may be. */
+/** The footer line naming one omitted item and its cost at the requested tier. */
+export function omitLine(id: string, tokens: number, tier: Tier): string {
+  return `- ${id} · ${tokens} tokens at tier ${tier}\n`;
+}
+
+/** The footer's last line when more items were omitted than it names. */
+export function moreLine(m: number): string {
+  return `- …and ${m} more (all in _meta.context.budget.omitted)\n`;
+}
+
+/** Rejects a budget outside what a response may be (0, negative and fractions fail the schema). */
 export function checkBudget(maxTokens: number | undefined, ctx: ToolContext): void {
-  if (maxTokens !== undefined && maxTokens > ctx.config.maxResponseTokens) {
-    throw fail.invalid('maxTokens', `must be at most ${ctx.config.maxResponseTokens} (the response cap, BINDERY_MAX_RESPONSE_TOKENS)`);
+  if (maxTokens === undefined) return;
+  if (maxTokens < MIN_BUDGET_TOKENS) {
+    throw fail.invalid('maxTokens', `is ${maxTokens} but must be at least ${MIN_BUDGET_TOKENS} tokens (the smallest answer that can name what it left out)`);
   }
+  if (maxTokens > ctx.config.maxResponseTokens) {
+    throw fail.invalid('maxTokens', `is ${maxTokens} but must be at most ${ctx.config.maxResponseTokens} (the response cap, BINDERY_MAX_RESPONSE_TOKENS)`);
+  }
+}
+
+function counted(pieces: readonly Piece[], ctx: ToolContext): Piece[] {
+  return pieces.map((p) => ({ ...p, tokens: p.tokens ?? ctx.tokens.count(p.text) }));
 }
 
 /**
  * Lays out bindings under a budget with stored counts: header framing, each item at its chosen tier,
- * and (with a budget) a footer that names each omitted item with its cost. The text is at most the
- * budget, counted exactly.
+ * the trailer, and (with a budget) a footer naming each omitted item with its cost. The text is at
+ * most the budget, counted exactly; only framing lines are tokenized, never stored content.
  */
-export function packListing(req: ListingRequest, ctx: ToolContext): PackedListing {
-  const counted = (pieces: Piece[]) => pieces.reduce((n, p) => n + (p.tokens ?? ctx.tokens.count(p.text)), 0);
-  const header = req.header.map((p) => ({ ...p, tokens: p.tokens ?? ctx.tokens.count(p.text) }));
-  const trailer = (req.trailer ?? []).map((p) => ({ ...p, tokens: p.tokens ?? ctx.tokens.count(p.text) }));
+export async function packListing(req: ListingRequest, ctx: ToolContext): Promise<PackedListing> {
+  const header = counted(req.header, ctx);
+  const trailer = counted(req.trailer ?? [], ctx);
   const budgeted = req.maxTokens !== undefined;
   const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
-  const omitLine = (id: string, cost: number) => `- ${id} · ${cost} tokens at tier ${req.tier}\n`;
+  const costs = req.rows.map((r) => ({ '1': tierCost(r, '1'), '1.5': tierCost(r, '1.5'), '2': tierCost(r, '2') }));
+  const lineMemo = new Map<number, number>();
+  const lineTokens = (i: number) => {
+    let n = lineMemo.get(i);
+    if (n === undefined) lineMemo.set(i, (n = ctx.tokens.count(omitLine(req.rows[i]!.bindingId, costs[i]![req.tier], req.tier))));
+    return n;
+  };
+  const moreMemo = new Map<number, number>();
+  const moreTokens = (m: number) => {
+    let n = moreMemo.get(m);
+    if (n === undefined) moreMemo.set(m, (n = ctx.tokens.count(moreLine(m))));
+    return n;
+  };
   const footer: FooterCosts = budgeted
-    ? { baseTokens: ctx.tokens.count(FOOTER_HEAD), maxLines: MAX_FOOTER_LINES, moreTokens: (m) => ctx.tokens.count(moreLine(m)) }
-    : { baseTokens: 0, maxLines: 0, moreTokens: () => 0 };
-  const candidates = req.rows.map((r) => ({
-    costs: { '1': tierCost(r, '1'), '1.5': tierCost(r, '1.5'), '2': tierCost(r, '2') },
-    omitLineTokens: budgeted ? ctx.tokens.count(omitLine(r.bindingId, tierCost(r, req.tier))) : 0,
-  }));
-  const headerTokens = counted(header) + counted(trailer);
-  const result = pack({
+    ? { baseTokens: ctx.tokens.count(FOOTER_HEAD), maxLines: MAX_FOOTER_LINES, lineTokens, moreTokens }
+    : { baseTokens: 0, maxLines: 0, lineTokens: () => 0, moreTokens: () => 0 };
+  const headerTokens = [...header, ...trailer].reduce((n, p) => n + p.tokens!, 0);
+  const input = {
     budget,
     headerTokens,
     footer,
-    items: candidates,
+    items: costs.map((c) => ({ costs: c })),
     tier: req.tier,
     strategy: req.strategy ?? (budgeted ? 'fill' : 'ordered'),
     fallback: req.fallback ?? budgeted,
-  });
-  if (!result.fits) {
-    throw fail.invalid('maxTokens', `is ${budget} but even an empty answer needs ${result.totalTokens} tokens; raise it`);
+  } as const;
+  let result = pack(input);
+  const notes: Piece[] = [];
+  if (!budgeted && req.rows.length > 0 && result.chosen[0] === null) {
+    // Without a budget the page is cut at the cap; a first item too large for it alone would stall
+    // paging, so it is shown at the best lower tier instead, and said so.
+    const first = pack({ ...input, items: input.items.slice(0, 1), fallback: true });
+    if (first.chosen[0]) {
+      result = { chosen: [first.chosen[0], ...req.rows.slice(1).map(() => null)], totalTokens: first.totalTokens, fits: true };
+      notes.push(...counted([line(`${req.rows[0]!.bindingId} is too long for tier ${req.tier} in a list; shown at tier ${first.chosen[0]}. get_binding reads it in pages.`)], ctx));
+    }
   }
+  if (!result.fits) {
+    throw fail.invalid('maxTokens', `is ${budget} but even an answer that leaves every item out needs ${result.totalTokens} tokens here; raise it to at least ${result.totalTokens}`);
+  }
+
+  const missing = req.rows.filter((r, i) => result.chosen[i] === '2' && r.content === undefined).map((r) => r.versionId);
+  const contents = await contentsByVersionId(ctx.db, missing);
   const pieces: Piece[] = [...header];
   const views: BindingView[] = [];
   const included: PackedItem[] = [];
-  const omitted: (OmittedItem & { lineTokens: number })[] = [];
+  const omitted: (OmittedItem & { index: number })[] = [];
   req.rows.forEach((row, i) => {
     const tier = result.chosen[i];
     if (!tier) {
-      omitted.push({ id: row.bindingId, tokens: candidates[i]!.costs[req.tier], lineTokens: candidates[i]!.omitLineTokens });
+      omitted.push({ id: row.bindingId, tokens: costs[i]![req.tier], index: i });
       return;
     }
-    const at = bindingAt(row, tier, ctx);
+    const full = tier === '2' && row.content === undefined ? { ...row, content: contents.get(row.versionId) ?? '' } : row;
+    const at = bindingAt(full, tier, ctx);
     pieces.push(...at.pieces);
     views.push(at.view);
-    included.push({ id: row.bindingId, tier, tokens: candidates[i]!.costs[tier] });
+    included.push({ id: row.bindingId, tier, tokens: costs[i]![tier] });
   });
-  pieces.push(...trailer);
+  pieces.push(...trailer, ...notes);
   if (budgeted && omitted.length) {
     pieces.push({ text: FOOTER_HEAD, tokens: footer.baseTokens });
-    omitted.slice(0, MAX_FOOTER_LINES).forEach((o) => pieces.push({ text: omitLine(o.id, o.tokens), tokens: o.lineTokens }));
-    if (omitted.length > MAX_FOOTER_LINES) pieces.push(line(moreLine(omitted.length - MAX_FOOTER_LINES)));
+    for (const o of omitted.slice(0, MAX_FOOTER_LINES)) pieces.push({ text: omitLine(o.id, o.tokens, req.tier), tokens: lineTokens(o.index) });
+    const rest = omitted.length - MAX_FOOTER_LINES;
+    if (rest > 0) pieces.push({ text: moreLine(rest), tokens: moreTokens(rest) });
   }
-  const used = result.totalTokens;
+  const omittedOut = omitted.map(({ id, tokens }) => ({ id, tokens }));
+  const used = result.totalTokens + notes.reduce((n, p) => n + p.tokens!, 0);
   return {
     pieces,
     views,
+    rowTiers: result.chosen,
     included,
-    omitted: omitted.map(({ id, tokens }) => ({ id, tokens })),
+    omitted: omittedOut,
+    totalTokens: used,
     budget: budgeted
-      ? { maxTokens: budget, usedTokens: used, remainingTokens: budget - used, exhausted: omitted.length > 0, included, omitted: omitted.map(({ id, tokens }) => ({ id, tokens })) }
+      ? { maxTokens: budget, usedTokens: used, remainingTokens: budget - used, exhausted: omitted.length > 0, included, omitted: omittedOut }
       : undefined,
   };
-}
-
-function moreLine(m: number): string {
-  return `- …and ${m} more (all in _meta.context.budget.omitted)\n`;
 }
 
 /**
@@ -133,7 +191,7 @@ export async function pagedListing(
   let pagination = await paginate(ctx.db, req.scope, req.offset, req.rows.length, req.total);
   if (req.maxTokens !== undefined && pagination.hasMore) trailer.push(more(pagination.nextCursor));
   if (req.total === 0) trailer.push(line(req.empty));
-  const listing = packListing({ ...req, trailer }, ctx);
+  const listing = await packListing({ ...req, trailer }, ctx);
   const pieces = [...listing.pieces];
   if (req.maxTokens === undefined) {
     pagination = await paginate(ctx.db, req.scope, req.offset, listing.included.length, req.total);

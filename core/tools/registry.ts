@@ -10,8 +10,20 @@ import { searchBindingsTool } from './binding/search_bindings';
 import { listVersionsTool } from './version/list_versions';
 import { getVersionTool } from './version/get_version';
 // -- issue 3 imports (sets, spaces, shares, comments, help, whoami) --
+import { createSetTool } from './set/create_set';
+import { getSetTool } from './set/get_set';
+import { listSetsTool } from './set/list_sets';
+import { updateSetTool } from './set/update_set';
+import { deleteSetTool } from './set/delete_set';
+import { editSetItemsTool } from './set/edit_set_items';
+import { getSetContextTool } from './set/get_set_context';
 // -- end issue 3 imports --
 // -- issue 4 imports (search_tools, list_available_tools, get_active_toolset, proxy tools) --
+import { searchToolsTool } from './utility/search_tools';
+import { listAvailableToolsTool } from './utility/list_available_tools';
+import { getActiveToolsetTool } from './utility/get_active_toolset';
+import { listToolCategoriesTool } from './proxy/list_tool_categories';
+import { invokeToolTool } from './proxy/invoke_tool';
 // -- end issue 4 imports --
 
 /** Every tool, in the order `tools/list` shows them (CONTRACT §4). */
@@ -26,8 +38,20 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   listVersionsTool,
   getVersionTool,
   // -- issue 3 tools --
+  createSetTool,
+  getSetTool,
+  listSetsTool,
+  updateSetTool,
+  deleteSetTool,
+  editSetItemsTool,
+  getSetContextTool,
   // -- end issue 3 tools --
   // -- issue 4 tools --
+  searchToolsTool,
+  listAvailableToolsTool,
+  getActiveToolsetTool,
+  listToolCategoriesTool,
+  invokeToolTool,
   // -- end issue 4 tools --
 ];
 

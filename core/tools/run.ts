@@ -27,11 +27,15 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
       throw new BinderyError('INVALID_INPUT', `${message} (tool ${tool.name})`, field);
     }
     const out = await tool.handler(parsed.data, ctx);
+    if (out.forward) return out.forward;
     const { text, tokens } = joinPieces(out.pieces, ctx.tokens);
     if (tokens > ctx.config.maxResponseTokens) {
       throw fail.tooLarge('response', `would be ${tokens} tokens, over the ${ctx.config.maxResponseTokens}-token cap; ask for a lower tier, a smaller limit or a maxTokens budget`);
     }
-    dataTokens = out.dataTokens ?? tokens;
+    // Without a declared figure, pieces with stored counts (binding blocks) are data and counted
+    // framing is overhead; a text made only of framing lines is all data (e.g. a version list).
+    const stored = out.pieces.reduce((n, p) => n + (p.tokens ?? 0), 0);
+    dataTokens = out.dataTokens ?? (stored > 0 ? Math.min(stored, tokens) : tokens);
     result = {
       content: [{ type: 'text', text }],
       structuredContent: out.data as Record<string, unknown>,

@@ -36,5 +36,13 @@ export const migrations: { tag: string; statements: string[] }[] = [
     "statements": [
       "-- Full-text index over the latest version of each live binding, kept in step by the store in the\n-- same batch as the version write. Ranked with bm25() (negative: lower is better).\nCREATE VIRTUAL TABLE `bindings_fts` USING fts5(\n  `binding_id` UNINDEXED,\n  `name`,\n  `summary`,\n  `key_points`,\n  `content`,\n  tokenize = 'porter unicode61'\n);"
     ]
+  },
+  {
+    "tag": "0002_sets_revision_help_origin",
+    "statements": [
+      "ALTER TABLE `help_topics` ADD `origin` text DEFAULT 'seed' NOT NULL;",
+      "ALTER TABLE `sets` ADD `revision` integer DEFAULT 0 NOT NULL;",
+      "CREATE INDEX `set_items_set_position_idx` ON `set_items` (`set_id`,`position`);"
+    ]
   }
 ];

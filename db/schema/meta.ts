@@ -7,6 +7,8 @@ export const helpTopicsTable = sqliteTable('help_topics', {
   body: text('body').notNull(),
   tokenCount: integer('token_count').notNull(),
   updatedAt: integer('updated_at').notNull(),
+  /** `seed`: from help/*.md, refreshed on start. `cli`: set by `bindery help set`; a seed never overwrites it. */
+  origin: text('origin', { enum: ['seed', 'cli'] }).notNull().default('seed'),
 });
 
 /** Server-wide settings: the cursor-signing secret, the render key token counts were made for. */

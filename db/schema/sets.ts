@@ -15,6 +15,8 @@ export const setsTable = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     deletedAt: integer('deleted_at'),
+    /** Bumped by every item edit; an edit made against an older revision is refused (no lost update). */
+    revision: integer('revision').notNull().default(0),
   },
   (t) => [index('sets_space_idx').on(t.spaceId)],
 );
@@ -28,5 +30,9 @@ export const setItemsTable = sqliteTable(
     position: integer('position').notNull(),
     pinnedVersion: integer('pinned_version'),
   },
-  (t) => [uniqueIndex('set_items_set_binding_uq').on(t.setId, t.bindingId), index('set_items_binding_idx').on(t.bindingId)],
+  (t) => [
+    uniqueIndex('set_items_set_binding_uq').on(t.setId, t.bindingId),
+    index('set_items_binding_idx').on(t.bindingId),
+    index('set_items_set_position_idx').on(t.setId, t.position),
+  ],
 );

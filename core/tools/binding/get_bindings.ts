@@ -25,12 +25,13 @@ export const getBindingsTool = defineTool({
   async handler(args, ctx) {
     checkBudget(args.maxTokens, ctx);
     const ids = [...new Set(args.ids)];
-    const found = await readableBindingsCurrent(ctx.db, ctx.caller.id, ids, args.tier === '2');
+    // Content is loaded by packListing only for the items it shows at tier 2.
+    const found = await readableBindingsCurrent(ctx.db, ctx.caller.id, ids, false);
     const rows = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
     const notFound = ids.filter((id) => !found.has(id));
     const trailer: Piece[] = notFound.length ? [line(`Not found (missing, deleted or not yours to read): ${notFound.join(', ')}`)] : [];
     const header = line(`## ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} at tier ${args.tier}`);
-    const listing = packListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, trailer }, ctx);
+    const listing = await packListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, trailer }, ctx);
     const omittedNote: Piece[] =
       args.maxTokens === undefined && listing.omitted.length
         ? [line(`Over the response cap, not shown: ${listing.omitted.map((o) => o.id).join(', ')} (ask again with a lower tier or fewer ids).`)]

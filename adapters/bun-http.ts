@@ -1,0 +1,45 @@
+#!/usr/bin/env bun
+// Bun HTTP adapter (`bun run serve`): Elysia mounts the runtime-neutral HTTP app from core/http on
+// BINDERY_HTTP_HOST:PORT. Everything MCP, auth and routing lives in core/http; this file only opens
+// the runtime, listens and shuts down.
+import { Elysia } from 'elysia';
+import { createHttpApp, type HttpApp } from '../core/http/app';
+import { openRuntime } from './runtime';
+
+export interface RunningHttp {
+  url: string;
+  app: HttpApp;
+  stop(): Promise<void>;
+}
+
+/** Starts the HTTP server; `PORT=0` picks a free port (the URL says which). */
+export async function startHttp(env: Record<string, string | undefined> = process.env): Promise<RunningHttp> {
+  const { deps, config, database } = await openRuntime(env);
+  const app = createHttpApp({ deps });
+  // idleTimeout above the SDK's 15 s SSE keep-alive, so open GET streams are not cut.
+  const elysia = new Elysia({ serve: { idleTimeout: 60 } }).mount(app.fetch).listen({ hostname: config.http.host, port: config.port });
+  const host = elysia.server?.hostname ?? config.http.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${elysia.server?.port}`;
+  deps.log?.info(`HTTP ready on ${url}/mcp (${config.http.stateless ? 'stateless' : 'sessions'}, ${config.dbUrl.replace(/\?.*$/, '')}, public URL ${config.publicUrl})`);
+  return {
+    url,
+    app,
+    async stop() {
+      await elysia.stop(true);
+      await app.close();
+      database.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  try {
+    const running = await startHttp();
+    const stop = () => void running.stop().finally(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  } catch (err) {
+    process.stderr.write(`[bindery] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}

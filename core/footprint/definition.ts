@@ -1,0 +1,54 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TokenCounter } from '../tokens/counter';
+import type { AnyTool } from '../tools/define';
+import { toolListEntry } from '../tools/listing';
+import { sha256Hex } from './hash';
+
+/** What one tool costs in context before any call: tokens of its `tools/list` entry, and the entry's hash. */
+export interface DefinitionCost {
+  name: string;
+  hash: string;
+  tokens: number;
+}
+
+const byTool = new WeakMap<AnyTool, { json: string; hash: string }>();
+/** Counts keyed by `<encoding>:<definition hash>`: a changed definition is a new key, never a stale count. */
+const byHash = new Map<string, number>();
+
+/** The exact JSON text `tools/list` carries for an entry (compact, as JSON-RPC serialises it). */
+export function entryJson(entry: Tool): string {
+  return JSON.stringify(entry);
+}
+
+/** Token count of any `tools/list` entry (another server's, too) with the given counter. */
+export function countEntry(entry: Tool, tokens: TokenCounter): DefinitionCost {
+  const json = entryJson(entry);
+  const hash = sha256Hex(json);
+  return { name: entry.name, hash, tokens: cachedCount(hash, json, tokens) };
+}
+
+/** Token cost of a Bindery tool's definition, cached per definition hash and tokenizer. */
+export function definitionCost(tool: AnyTool, tokens: TokenCounter): DefinitionCost {
+  let known = byTool.get(tool);
+  if (!known) {
+    const json = entryJson(toolListEntry(tool));
+    known = { json, hash: sha256Hex(json) };
+    byTool.set(tool, known);
+  }
+  return { name: tool.name, hash: known.hash, tokens: cachedCount(known.hash, known.json, tokens) };
+}
+
+function cachedCount(hash: string, json: string, tokens: TokenCounter): number {
+  const key = `${tokens.encoding}:${hash}`;
+  let n = byHash.get(key);
+  if (n === undefined) {
+    n = tokens.count(json);
+    byHash.set(key, n);
+  }
+  return n;
+}
+
+/** Sum of definition tokens of some tools. */
+export function definitionTokens(tools: readonly AnyTool[], tokens: TokenCounter): number {
+  return tools.reduce((n, t) => n + definitionCost(t, tokens).tokens, 0);
+}

@@ -1,0 +1,117 @@
+import type { ToolRunObserver } from '../tools/run';
+import { classifyRisk, type Risk, type RiskThresholds } from './profile';
+
+/** Keep this many recent response sizes per tool for percentiles (a ring; count and max stay exact). */
+const SAMPLE_WINDOW = 1024;
+
+/** What was observed of one tool's answers in this process. */
+// A type alias (not an interface) so it fits open `{ [key]: unknown }` output schemas.
+export type RuntimeFigures = {
+  count: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  max: number;
+  /** Sums over all answers: tokens that were data vs framing, hints and error text. */
+  dataTokens: number;
+  overheadTokens: number;
+  /** overheadTokens / (data + overhead); 0 before any answer. */
+  overheadRatio: number;
+  /** Risk of the largest answer seen so far. */
+  observedRisk: Risk;
+  p50Ms: number;
+};
+
+interface ToolStats {
+  count: number;
+  errors: number;
+  max: number;
+  data: number;
+  overhead: number;
+  samples: number[];
+  ms: number[];
+  next: number;
+}
+
+/**
+ * Runtime token profiling for one process: every tool result is measured through the server's
+ * `observe` hook (exact response tokens and the data share the handler declared).
+ */
+export class RuntimeProfiler {
+  private readonly stats = new Map<string, ToolStats>();
+
+  /** The hook to hand to `createBinderyServer({ observe })`. */
+  readonly observe: ToolRunObserver = (tool, f) => {
+    let s = this.stats.get(tool);
+    if (!s) {
+      s = { count: 0, errors: 0, max: 0, data: 0, overhead: 0, samples: [], ms: [], next: 0 };
+      this.stats.set(tool, s);
+    }
+    s.count++;
+    if (f.isError) s.errors++;
+    s.max = Math.max(s.max, f.tokens);
+    const data = Math.min(f.dataTokens, f.tokens);
+    s.data += data;
+    s.overhead += f.tokens - data;
+    s.samples[s.next] = f.tokens;
+    s.ms[s.next] = f.ms;
+    s.next = (s.next + 1) % SAMPLE_WINDOW;
+  };
+
+  /** Figures for one tool, or null when it has not answered in this process. */
+  figures(tool: string, thresholds: RiskThresholds): RuntimeFigures | null {
+    const s = this.stats.get(tool);
+    if (!s) return null;
+    const sorted = [...s.samples].sort((a, b) => a - b);
+    const total = s.data + s.overhead;
+    return {
+      count: s.count,
+      errors: s.errors,
+      p50: quantile(sorted, 0.5),
+      p95: quantile(sorted, 0.95),
+      max: s.max,
+      dataTokens: s.data,
+      overheadTokens: s.overhead,
+      overheadRatio: total ? Math.round((s.overhead / total) * 1000) / 1000 : 0,
+      observedRisk: classifyRisk(s.max, thresholds),
+      p50Ms: quantile([...s.ms].sort((a, b) => a - b), 0.5),
+    };
+  }
+
+  /** Totals over every tool seen: answers, data vs overhead, the worst observed risk and its tools. */
+  summary(thresholds: RiskThresholds) {
+    let calls = 0, data = 0, overhead = 0, max = 0;
+    for (const s of this.stats.values()) {
+      calls += s.count;
+      data += s.data;
+      overhead += s.overhead;
+      max = Math.max(max, s.max);
+    }
+    return {
+      calls,
+      dataTokens: data,
+      overheadTokens: overhead,
+      overheadRatio: data + overhead ? Math.round((overhead / (data + overhead)) * 1000) / 1000 : 0,
+      maxTokens: max,
+      observedRisk: classifyRisk(max, thresholds),
+    };
+  }
+
+  /** Forgets everything (tests and benchmarks). */
+  reset(): void {
+    this.stats.clear();
+  }
+}
+
+/** Nearest-rank quantile of sorted samples. */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+let processProfiler: RuntimeProfiler | undefined;
+/** The profiler shared by every server built in this process (or isolate) unless one is passed. */
+export function defaultProfiler(): RuntimeProfiler {
+  processProfiler ??= new RuntimeProfiler();
+  return processProfiler;
+}

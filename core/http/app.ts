@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import { migrationsCurrent } from '../../db/migrate';
+import type { BinderyDeps } from '../context';
+import { authenticate } from './auth';
+import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard';
+import { createMcpEndpoint, type McpEndpoint } from './mcp';
+import { parsePagePath, servePage } from './pages';
+import { json, rpcError, unauthorized, withHeaders } from './responses';
+import { handleRest } from './rest';
+
+export interface HttpAppOptions {
+  deps: BinderyDeps;
+  /** Overrides `config.http.stateless`; the edge handler always passes true. */
+  stateless?: boolean;
+  /** Extra fields for GET /healthz (e.g. whether the tokenizer was loaded). */
+  health?: () => Record<string, unknown>;
+}
+
+/** The whole HTTP surface as one web-standard handler: Bun (Elysia), Deno and Workers all call `fetch`. */
+export interface HttpApp {
+  fetch(request: Request): Promise<Response>;
+  /** Live MCP sessions (undefined when stateless). */
+  readonly sessions: McpEndpoint['sessions'];
+  close(): Promise<void>;
+}
+
+/** Builds the HTTP surface of CONTRACT §8 over the core: /mcp, /@space/slug, /api/…, /healthz. */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const { deps } = options;
+  const http = deps.config.http;
+  const stateless = options.stateless ?? http.stateless;
+  const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions });
+  const log = deps.log;
+  // Idle sessions are swept on a timer that never keeps the process alive.
+  const sweeper = mcp.sessions ? setInterval(() => void mcp.sessions!.sweep(), Math.min(http.sessionIdleMs / 2, 60_000)) : undefined;
+  (sweeper as { unref?: () => void } | undefined)?.unref?.();
+
+  async function health(): Promise<Response> {
+    let db = 'ok';
+    try {
+      await deps.db.get(sql`SELECT 1`);
+    } catch {
+      db = 'unreachable';
+    }
+    const migrations = db === 'ok' && (await migrationsCurrent(deps.db)) ? 'current' : 'pending';
+    const ok = db === 'ok' && migrations === 'current';
+    return json({ ok, db, migrations, stateless, ...options.health?.() }, ok ? 200 : 503, { 'Cache-Control': 'no-store' });
+  }
+
+  async function readJson(request: Request, isMcp: boolean): Promise<{ body?: unknown; error?: Response }> {
+    const read = await readBodyLimited(request, http.maxBodyBytes);
+    if (!read.ok) {
+      const message = read.tooLarge ? `request body is over the ${http.maxBodyBytes}-byte limit (BINDERY_HTTP_MAX_BODY_BYTES)` : 'request body could not be read';
+      const status = read.tooLarge ? 413 : 400;
+      return { error: isMcp ? rpcError(status, -32000, message) : json({ error: { code: read.tooLarge ? 'TOO_LARGE' : 'INVALID_INPUT', message } }, status) };
+    }
+    try {
+      return { body: read.text === '' && !isMcp ? undefined : JSON.parse(read.text) };
+    } catch {
+      return { error: isMcp ? rpcError(400, -32700, 'Parse error: Invalid JSON') : json({ error: { code: 'INVALID_INPUT', message: 'body: must be JSON' } }, 400) };
+    }
+  }
+
+  async function route(request: Request, url: URL): Promise<Response> {
+    const path = url.pathname;
+    if (path === '/healthz' && request.method === 'GET') return health();
+    const page = request.method === 'GET' || request.method === 'HEAD' ? parsePagePath(path) : undefined;
+    const isMcp = path === '/mcp';
+    const isApi = path === '/api' || path.startsWith('/api/');
+    if (!page && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
+    const auth = await authenticate(deps.db, request);
+    if (auth.kind === 'bad' || (auth.kind === 'none' && !page)) return unauthorized(auth.kind === 'bad', isMcp);
+    const caller = auth.kind === 'ok' ? auth.caller : undefined;
+    if (page) return servePage(deps, caller, page[0], page[1], url.searchParams.get('format') === 'md' ? 'md' : 'html');
+    let body: unknown;
+    if (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT') {
+      const read = await readJson(request, isMcp);
+      if (read.error) return read.error;
+      body = read.body;
+    }
+    if (isMcp) return mcp.handle(request, caller!, body);
+    return handleRest(deps, caller!, request, url, body);
+  }
+
+  return {
+    sessions: mcp.sessions,
+    async fetch(request) {
+      const refused = checkHostAndOrigin(http, request);
+      if (refused) return json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
+      const cors = corsHeaders(http, request);
+      if (request.method === 'OPTIONS') {
+        return Object.keys(cors).length ? new Response(null, { status: 204, headers: cors }) : new Response(null, { status: 405, headers: { Allow: 'GET, POST, PATCH, DELETE' } });
+      }
+      try {
+        return withHeaders(await route(request, new URL(request.url)), cors);
+      } catch (err) {
+        log?.error('HTTP request failed', err);
+        return withHeaders(json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
+      }
+    },
+    async close() {
+      if (sweeper) clearInterval(sweeper);
+      await mcp.close();
+    },
+  };
+}

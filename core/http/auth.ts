@@ -1,0 +1,59 @@
+import type { BinderyDb } from '../../db/types';
+import { insertApiKey, liveApiKey } from '../../db/store/api-keys';
+import type { Caller } from '../context';
+import { sha256Hex } from '../ids';
+
+/**
+ * API keys look like `bdk_<16 id chars>_<43 secret chars>`: the id part finds the row, the SHA-256 of
+ * the whole key is compared in constant time. Only the hash is stored.
+ */
+const KEY_RE = /^bdk_([0-9a-z]{16})_([A-Za-z0-9_-]{43})$/;
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** Reserved caller for requests without a key: owns nothing, so it reads only public things. */
+export const ANONYMOUS: Caller = { id: 'anonymous', handle: 'anonymous' };
+
+function b64url(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Mints a key for a user: returns the key (shown once) and its id; stores only the hash. */
+export async function createApiKey(db: BinderyDb, userId: string, now: number, label?: string): Promise<{ id: string; key: string }> {
+  const idPart = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => ALPHABET[b & 31]).join('');
+  const key = `bdk_${idPart}_${b64url(crypto.getRandomValues(new Uint8Array(32)))}`;
+  const id = `key_${idPart}`;
+  await insertApiKey(db, { id, userId, keyHash: await sha256Hex(key), label: label ?? null, createdAt: now });
+  return { id, key };
+}
+
+/** Equal-length strings compared without an early exit. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
+}
+
+const DUMMY_HASH = '0'.repeat(64);
+
+/** The caller a bearer key stands for, or undefined for a malformed, unknown or revoked key. */
+export async function callerForKey(db: BinderyDb, key: string): Promise<Caller | undefined> {
+  const m = KEY_RE.exec(key);
+  const hash = await sha256Hex(key);
+  const row = m ? await liveApiKey(db, `key_${m[1]}`) : undefined;
+  const match = constantTimeEqual(hash, row?.keyHash ?? DUMMY_HASH);
+  return row && match ? { id: row.userId, handle: row.handle } : undefined;
+}
+
+export type AuthResult = { kind: 'none' } | { kind: 'bad' } | { kind: 'ok'; caller: Caller };
+
+/** Reads `Authorization: Bearer <key>`: none given, a bad one, or the caller. */
+export async function authenticate(db: BinderyDb, request: Request): Promise<AuthResult> {
+  const header = request.headers.get('authorization');
+  if (header === null) return { kind: 'none' };
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!m) return { kind: 'bad' };
+  const caller = await callerForKey(db, m[1]!);
+  return caller ? { kind: 'ok', caller } : { kind: 'bad' };
+}

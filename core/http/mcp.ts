@@ -1,0 +1,102 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { BinderyDeps, Caller } from '../context';
+import { createBinderyServer } from '../server';
+import { rpcError } from './responses';
+import { SessionStore } from './sessions';
+
+export interface McpEndpoint {
+  /** Handles one authenticated /mcp request; `body` is the parsed JSON of a POST. */
+  handle(request: Request, caller: Caller, body: unknown): Promise<Response>;
+  readonly sessions: SessionStore | undefined;
+  close(): Promise<void>;
+}
+
+/** The SDK's own cap on a JSON-RPC batch; checked first so a huge batch is refused before any work. */
+const MAX_BATCH = 100;
+
+const sessionNotFound = () => rpcError(404, -32001, 'Session not found (expired, ended, or opened with another key); initialize a new one');
+
+/** Stateless: a fresh eager server and transport per request, closed once the answer is built. */
+function createStatelessEndpoint(deps: BinderyDeps): McpEndpoint {
+  return {
+    sessions: undefined,
+    async handle(request, caller, body) {
+      if (request.method !== 'POST') return rpcError(405, -32000, 'Method not allowed: this server is stateless (POST only)', { Allow: 'POST' });
+      const server = createBinderyServer(deps, { caller, stateless: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      try {
+        return await transport.handleRequest(request, { parsedBody: body });
+      } finally {
+        void server.close().catch(() => {});
+      }
+    },
+    async close() {},
+  };
+}
+
+/** Stateful: one server per Mcp-Session-Id, bound to the key's user, freed when idle or on DELETE. */
+function createSessionEndpoint(deps: BinderyDeps, idleMs: number, maxSessions: number): McpEndpoint {
+  const now = deps.clock ?? (() => Date.now());
+  const sessions = new SessionStore(idleMs, maxSessions, now);
+
+  async function open(request: Request, caller: Caller, body: unknown): Promise<Response> {
+    const server = createBinderyServer(deps, { caller });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id): Promise<void> => sessions.add({ id, callerId: caller.id, server, transport, lastSeen: now(), inFlight: 1 }),
+      onsessionclosed: (id) => void sessions.end(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) void sessions.end(transport.sessionId);
+    };
+    await server.connect(transport);
+    const res = await transport.handleRequest(request, { parsedBody: body });
+    const session = transport.sessionId ? sessions.get(transport.sessionId) : undefined;
+    if (session) {
+      session.inFlight--;
+      session.lastSeen = now();
+    } else {
+      await server.close().catch(() => {});
+    }
+    return res;
+  }
+
+  return {
+    sessions,
+    async handle(request, caller, body) {
+      const id = request.headers.get('mcp-session-id');
+      if (!id) {
+        const init = request.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));
+        if (init) return open(request, caller, body);
+        return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+      }
+      const session = sessions.get(id);
+      if (!session || session.callerId !== caller.id) return sessionNotFound();
+      session.inFlight++;
+      session.lastSeen = now();
+      try {
+        return await session.transport.handleRequest(request, { parsedBody: body });
+      } finally {
+        session.inFlight--;
+        session.lastSeen = now();
+      }
+    },
+    close: () => sessions.closeAll(),
+  };
+}
+
+/** The /mcp endpoint, stateless (server per request, eager) or with sessions. */
+export function createMcpEndpoint(deps: BinderyDeps, opts: { stateless: boolean; idleMs: number; maxSessions: number }): McpEndpoint {
+  const inner = opts.stateless ? createStatelessEndpoint(deps) : createSessionEndpoint(deps, opts.idleMs, opts.maxSessions);
+  return {
+    sessions: inner.sessions,
+    close: () => inner.close(),
+    handle(request, caller, body) {
+      if (Array.isArray(body) && body.length > MAX_BATCH) return Promise.resolve(rpcError(400, -32600, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
+      return inner.handle(request, caller, body);
+    },
+  };
+}

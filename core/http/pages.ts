@@ -1,0 +1,68 @@
+import { readableBindingVersion, type BindingVersionRow } from '../../db/store/bindings';
+import { bindingIdBySlug } from '../../db/store/slugs';
+import { bindingUrls } from '../budget/tier';
+import type { BinderyDeps, Caller } from '../context';
+import { ANONYMOUS } from './auth';
+import { escapeHtml, renderMarkdown } from './markdown';
+
+/** No script, frame, form or plugin may come from a page; inline styles only. */
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const NOT_FOUND_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Bindery</title></head><body><h1>Not found</h1><p>There is no binding at this address, or you may not read it.</p></body></html>\n';
+const NOT_FOUND_MD = 'Not found: there is no binding at this address, or you may not read it.\n';
+
+/** The one 404 for pages: the same bytes whether the binding is missing, deleted or private. */
+export function pageNotFound(format: 'html' | 'md'): Response {
+  const html = format === 'html';
+  return new Response(html ? NOT_FOUND_HTML : NOT_FOUND_MD, {
+    status: 404,
+    headers: {
+      'Content-Type': html ? 'text/html; charset=utf-8' : 'text/markdown; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': PAGE_CSP,
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
+/** `/@space/slug` → [space, slug], or undefined for any other path. */
+export function parsePagePath(pathname: string): [string, string] | undefined {
+  const m = /^\/@([a-z0-9-]{1,80})\/([a-z0-9-]{1,80})\/?$/.exec(pathname);
+  return m ? [m[1]!, m[2]!] : undefined;
+}
+
+/** GET /@space/slug: the current version as HTML, or its Markdown with `?format=md`. */
+export async function servePage(deps: BinderyDeps, caller: Caller | undefined, space: string, slug: string, format: 'html' | 'md'): Promise<Response> {
+  const reader = caller ?? ANONYMOUS;
+  const id = await bindingIdBySlug(deps.db, space, slug);
+  const row = id ? await readableBindingVersion(deps.db, reader.id, id, { withContent: true }) : undefined;
+  if (!row || row.content === undefined) return pageNotFound(format);
+  const headers = {
+    'Cache-Control': caller ? 'private, no-store' : 'public, max-age=60',
+    Vary: 'Authorization',
+    ETag: `"${row.versionId}"`,
+    'Content-Security-Policy': PAGE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (format === 'md') return new Response(row.content, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
+  return new Response(pageHtml(row, deps.config.publicUrl), { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+}
+
+function pageHtml(row: BindingVersionRow, publicBase: string): string {
+  const { textUrl } = bindingUrls(publicBase, row.spaceSlug, row.bindingSlug);
+  const provenance = row.model ? `${row.source} · ${row.model}` : row.source;
+  const points = row.keyPoints.length ? `<ul class="points">${row.keyPoints.map((k) => `<li>${escapeHtml(k)}</li>`).join('')}</ul>` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(row.name)} · @${escapeHtml(row.spaceSlug)}</title>
+<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}.summary{font-size:1.05rem}pre{overflow:auto;background:#f5f5f5;padding:.75rem}code{background:#f5f5f5}hr{border:0;border-top:1px solid #ddd}</style>
+</head><body>
+<header><p class="meta">@${escapeHtml(row.spaceSlug)} · <a href="${escapeHtml(textUrl)}">Markdown</a></p>
+<h1>${escapeHtml(row.name)}</h1>
+<p class="meta">Version ${row.number} · ${new Date(row.createdAt).toISOString().slice(0, 10)} · ${escapeHtml(provenance)} · ${row.contentTokenCount} tokens</p>
+<p class="summary">${escapeHtml(row.summary)}</p>${points}</header>
+<hr><main>
+${renderMarkdown(row.content!)}</main></body></html>
+`;
+}

@@ -1,0 +1,37 @@
+import { BinderyError, type ErrorCode } from '../errors';
+
+/** A JSON response. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers } });
+}
+
+/** A JSON-RPC error response (for /mcp, where clients expect JSON-RPC shapes). */
+export function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
+}
+
+/** 401 with the challenge RFC 6750 asks for; `invalid` adds error="invalid_token". */
+export function unauthorized(invalid: boolean, mcp: boolean): Response {
+  const challenge = invalid ? 'Bearer realm="bindery", error="invalid_token"' : 'Bearer realm="bindery"';
+  const message = invalid ? 'invalid, unknown or revoked API key' : 'Authorization: Bearer <key> is required (bindery keys create --user <handle>)';
+  const headers = { 'WWW-Authenticate': challenge };
+  return mcp ? rpcError(401, -32001, `Unauthorized: ${message}`, headers) : json({ error: { code: 'UNAUTHORIZED', message } }, 401, headers);
+}
+
+const STATUS: Record<ErrorCode, number> = { NOT_FOUND: 404, CONFLICT: 409, INVALID_INPUT: 400, FORBIDDEN: 403, TOO_LARGE: 413, INTERNAL: 500 };
+
+/** The REST face of the one error mapper: typed errors keep their message, anything else is a bare 500. */
+export function errorResponse(err: unknown, log?: (msg: string, extra?: unknown) => void): Response {
+  if (err instanceof BinderyError) return json({ error: { code: err.code, message: err.message, field: err.field } }, STATUS[err.code]);
+  log?.('internal error in HTTP handler', err);
+  return json({ error: { code: 'INTERNAL', message: 'An internal error occurred; nothing was written.' } }, 500);
+}
+
+/** The same response with extra headers (CORS). */
+export function withHeaders(res: Response, extra: Record<string, string>): Response {
+  const keys = Object.keys(extra);
+  if (keys.length === 0) return res;
+  const headers = new Headers(res.headers);
+  for (const k of keys) headers.set(k, extra[k]!);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}

@@ -1,0 +1,58 @@
+import type { Caller, Provenance } from '../context';
+import { fail } from '../errors';
+import { newId } from '../ids';
+import type { TokenCounter } from '../tokens/counter';
+import { canComment, getComment, insertComment, softDeleteComment, type CommentListRow } from '../../db/store/comments';
+import { readBinding, type CoreDeps } from './bindings';
+
+/** The comment body as a response shows it: trimmed, ending with one newline (its stored count is of this). */
+export function commentBodyBlock(body: string): string {
+  return `${body.trim()}\n`;
+}
+
+/**
+ * Adds a comment to a binding (optionally to one of its versions). Needs comment access: unreadable
+ * is NOT_FOUND, read-only is FORBIDDEN. The body's tokens are counted once, here.
+ */
+export async function addComment(
+  deps: CoreDeps & { tokens: TokenCounter },
+  caller: Caller,
+  input: { id: string; body: string; version?: number },
+  provenance: Provenance,
+): Promise<CommentListRow> {
+  const binding = await readBinding(deps, caller, input.id, { version: input.version });
+  if (!(await canComment(deps.db, caller.id, input.id))) {
+    throw fail.forbidden(`you may read binding ${input.id} but not comment on it; its owner can give you a share with permission "comment"`);
+  }
+  const body = input.body.trim();
+  const id = newId('cmt');
+  await insertComment(deps.db, {
+    id,
+    bindingId: binding.bindingId,
+    version: input.version ?? null,
+    body,
+    bodyTokenCount: deps.tokens.count(commentBodyBlock(body)),
+    source: provenance.source,
+    model: provenance.model,
+    authorId: caller.id,
+    createdAt: deps.now(),
+  });
+  return (await getComment(deps.db, id))!;
+}
+
+/** Deletes a comment: its author or the binding's space owner may; others who can read it are FORBIDDEN. */
+export async function deleteComment(deps: CoreDeps, caller: Caller, id: string): Promise<CommentListRow> {
+  const comment = await getComment(deps.db, id);
+  if (!comment) throw fail.notFound('comment', id);
+  let binding;
+  try {
+    binding = await readBinding(deps, caller, comment.bindingId);
+  } catch {
+    throw fail.notFound('comment', id);
+  }
+  if (comment.authorId !== caller.id && binding.spaceOwnerId !== caller.id) {
+    throw fail.forbidden(`comment ${id} is not yours; only its author or the owner of @${binding.spaceSlug} can delete it`);
+  }
+  if (!(await softDeleteComment(deps.db, id, deps.now()))) throw fail.notFound('comment', id);
+  return comment;
+}

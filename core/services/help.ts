@@ -1,0 +1,82 @@
+import type { BinderyDb } from '../../db/types';
+import { allHelpTopics, writeHelpTopics, type HelpTopicRow } from '../../db/store/help';
+import { getSetting, putSetting } from '../../db/store/settings';
+import { bundledHelpTopics, HELP_BUNDLE_HASH } from '../help/bundle';
+import { fail } from '../errors';
+import type { CoreDeps } from './bindings';
+
+/** Topic names: lowercase words joined by "-" or "/" (`workflow`, `mcp/tools`). */
+export const HELP_TOPIC_NAME = /^[a-z0-9]+(?:[-/][a-z0-9]+)*$/;
+
+/** A topic body as the help tool shows it: trimmed, ending with one newline. Its stored count is of this. */
+export function helpBody(markdown: string): string {
+  return `${markdown.replace(/\r\n?/g, '\n').trim()}\n`;
+}
+
+/** The title of a topic: its first heading, else its name. */
+export function helpTitle(topic: string, body: string): string {
+  return body.match(/^#{1,6}\s+(.+)$/m)?.[1]?.trim() ?? topic;
+}
+
+function row(deps: Pick<CoreDeps, 'tokens' | 'now'>, topic: string, markdown: string, origin: 'seed' | 'cli'): HelpTopicRow {
+  const body = helpBody(markdown);
+  return { topic, title: helpTitle(topic, body), body, tokenCount: deps.tokens.count(body), updatedAt: deps.now(), origin };
+}
+
+/**
+ * Seeds the help topics from the bundle (help/*.md) when the bundle or the tokenizer changed since
+ * the last seed: new and changed topics are written, topics gone from the bundle are removed, topics
+ * set with `bindery help set` are kept as they are (only recounted for a new tokenizer).
+ * Returns how many topics were written or removed.
+ */
+export async function ensureHelpTopics(deps: CoreDeps): Promise<number> {
+  const key = `${HELP_BUNDLE_HASH}|${deps.config.tokenizer}`;
+  if ((await getSetting(deps.db, 'help_seed')) === key) return 0;
+  await deps.tokens.load();
+  const current = new Map((await allHelpTopics(deps.db)).map((r) => [r.topic, r]));
+  const writes: HelpTopicRow[] = [];
+  for (const { topic, body } of bundledHelpTopics) {
+    const have = current.get(topic);
+    if (have?.origin === 'cli') continue;
+    const next = row(deps, topic, body, 'seed');
+    if (!have || have.body !== next.body || have.tokenCount !== next.tokenCount) writes.push(next);
+  }
+  for (const have of current.values()) {
+    if (have.origin !== 'cli') continue;
+    const count = deps.tokens.count(have.body);
+    if (count !== have.tokenCount) writes.push({ ...have, tokenCount: count });
+  }
+  const bundled = new Set(bundledHelpTopics.map((t) => t.topic));
+  const remove = [...current.values()].filter((r) => r.origin === 'seed' && !bundled.has(r.topic)).map((r) => r.topic);
+  await writeHelpTopics(deps.db, writes, remove);
+  await putSetting(deps.db, 'help_seed', key);
+  return writes.length + remove.length;
+}
+
+const seeded = new WeakMap<BinderyDb, Promise<number>>();
+
+/** `ensureHelpTopics` once per database handle, for runtimes whose start-up does not seed (edge). */
+export function ensureHelpTopicsOnce(deps: CoreDeps): Promise<number> {
+  let p = seeded.get(deps.db);
+  if (!p) {
+    p = ensureHelpTopics(deps).catch((err) => {
+      seeded.delete(deps.db);
+      throw err;
+    });
+    seeded.set(deps.db, p);
+  }
+  return p;
+}
+
+/**
+ * Replaces (or adds) a topic from Markdown without a deploy (`bindery help set`). The topic is marked
+ * as set by hand, so later seeds from the repository leave it alone.
+ */
+export async function setHelpTopic(deps: CoreDeps, topic: string, markdown: string): Promise<HelpTopicRow> {
+  if (!HELP_TOPIC_NAME.test(topic)) throw fail.invalid('topic', 'must be lowercase letters and digits, words joined by "-" or "/"');
+  if (markdown.trim().length === 0) throw fail.invalid('file', 'is empty');
+  await deps.tokens.load();
+  const next = row(deps, topic, markdown, 'cli');
+  await writeHelpTopics(deps.db, [next]);
+  return next;
+}

@@ -1,0 +1,202 @@
+import { parse as parseYaml } from 'yaml';
+import type { Caller } from '../context';
+import { BinderyError } from '../errors';
+import { sha256Hex } from '../ids';
+import { findImportedBinding } from '../../db/store/imports';
+import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings';
+
+export const MAX_NAME = 200;
+export const MAX_SUMMARY = 600;
+export const MAX_KEY_POINTS = 8;
+export const MAX_KEY_POINT = 160;
+
+/** A Markdown file turned into binding fields; `content` is the whole file, front matter included. */
+export interface ImportedDoc extends Required<BindingInput> {
+  /** Notes on what could not be used as written (bad front matter, over-long fields). */
+  warnings: string[];
+}
+
+/** Decodes a file as strict UTF-8 (a leading BOM is dropped); null when the bytes are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Cuts text to at most `max` characters at a word boundary, marking the cut with "…". */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  const space = cut.search(/\s\S*$/);
+  if (space > max * 0.5) cut = cut.slice(0, space);
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return `${cut.trimEnd()}…`;
+}
+
+/** Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text. */
+export function plainText(md: string): string {
+  return md
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\[[^\]]*\]/g, (_m, a, b) => a ?? b ?? '')
+    .replace(/<(https?:[^>\s]+)>/g, '$1')
+    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+    .replace(/`([^`\n]+)`/g, '$1')
+    .replace(/\*\*|__/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+interface Block {
+  kind: 'heading' | 'text';
+  level: number;
+  text: string;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Splits Markdown into headings and text blocks, skipping fenced code, tables and rules. */
+function blocks(body: string): Block[] {
+  const out: Block[] = [];
+  let para: string[] = [];
+  let fence: string | null = null;
+  const flush = () => {
+    if (para.length) out.push({ kind: 'text', level: 0, text: para.join('\n') });
+    para = [];
+  };
+  for (const raw of body.split(/\r?\n/)) {
+    const fenceMatch = FENCE.exec(raw);
+    if (fence) {
+      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
+      continue;
+    }
+    if (fenceMatch) {
+      flush();
+      fence = fenceMatch[1]!;
+      continue;
+    }
+    const atx = /^ {0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$/.exec(raw);
+    const html = /^\s*<h([1-6])[^>]*>(.*?)<\/h\1>\s*$/i.exec(raw);
+    if (atx || html) {
+      flush();
+      out.push({ kind: 'heading', level: atx ? atx[1]!.length : Number(html![1]), text: atx ? (atx[2] ?? '') : html![2]! });
+      continue;
+    }
+    const setext = /^ {0,3}(=+|-+)\s*$/.exec(raw);
+    if (setext && para.length === 1) {
+      out.push({ kind: 'heading', level: setext[1]![0] === '=' ? 1 : 2, text: para[0]! });
+      para = [];
+      continue;
+    }
+    if (raw.trim() === '' || /^ {0,3}([-*_])(\s*\1){2,}\s*$/.test(raw)) {
+      flush();
+      continue;
+    }
+    para.push(raw);
+  }
+  flush();
+  return out;
+}
+
+/** The front matter block (YAML between `---` lines at the very top) and the body after it. */
+function splitFrontMatter(text: string): { yaml: string | null; body: string } {
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!m) return { yaml: null, body: text };
+  return { yaml: m[1]!, body: text.slice(m[0].length) };
+}
+
+function fmString(value: unknown): string | undefined {
+  if (typeof value === 'string' || typeof value === 'number') return plainText(String(value)) || undefined;
+  return undefined;
+}
+
+/** A readable paragraph: text left after dropping badges, images, HTML, tables and quote marks. */
+function paragraphText(block: Block): string {
+  if (/^\s*\|/.test(block.text)) return '';
+  return plainText(block.text.replace(/^\s*>\s?/gm, ''));
+}
+
+/**
+ * Derives binding fields from a Markdown file (pure). Name: front matter `title`, else the first
+ * heading, else the file name. Summary: front matter `summary`, else the first paragraph (≤ 600
+ * chars, cut at a word). Key points: front matter `keyPoints`/`key_points`, else the first-level
+ * headings (a lone `#` title that named the binding does not count; then the `##` headings are the
+ * document's first level), at most 8 of at most 160 chars each.
+ */
+export function parseMarkdownDoc(text: string, fileName: string): ImportedDoc {
+  const warnings: string[] = [];
+  const { yaml, body } = splitFrontMatter(text);
+  let fm: Record<string, unknown> = {};
+  if (yaml !== null) {
+    try {
+      const parsed: unknown = parseYaml(yaml);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fm = parsed as Record<string, unknown>;
+    } catch (e) {
+      warnings.push(`front matter is not valid YAML (${e instanceof Error ? e.message.split('\n')[0] : 'parse error'}); ignored`);
+    }
+  }
+  const all = blocks(yaml === null ? text : body);
+  const headings = all.filter((b) => b.kind === 'heading').map((b) => ({ level: b.level, text: plainText(b.text) })).filter((h) => h.text);
+
+  const titleHeading = headings[0];
+  const baseName = fileName.replace(/^.*\//, '').replace(/\.md$/i, '');
+  const name = cutAtWord(fmString(fm.title) ?? titleHeading?.text ?? baseName, MAX_NAME);
+
+  let summary = fmString(fm.summary) ?? fmString(fm.description);
+  if (summary === undefined) {
+    const texts = all.filter((b) => b.kind === 'text').map(paragraphText);
+    summary = texts.find((t) => /[\p{L}\p{N}]/u.test(t)) ?? name;
+  }
+  if (summary.length > MAX_SUMMARY) summary = cutAtWord(summary, MAX_SUMMARY);
+
+  let keyPoints: string[];
+  const fmPoints = fm.keyPoints ?? fm.key_points;
+  if (Array.isArray(fmPoints)) {
+    keyPoints = fmPoints.map(fmString).filter((s): s is string => !!s);
+  } else {
+    const usedAsName = fmString(fm.title) === undefined && titleHeading?.level === 1 ? titleHeading : undefined;
+    const h1 = headings.filter((h) => h.level === 1 && h !== usedAsName);
+    const top = h1.length ? h1 : headings.filter((h) => h.level === 2);
+    keyPoints = top.map((h) => h.text);
+  }
+  keyPoints = keyPoints.slice(0, MAX_KEY_POINTS).map((k) => cutAtWord(k, MAX_KEY_POINT));
+
+  return { name, summary, keyPoints, content: text, warnings };
+}
+
+export type ImportOutcome =
+  | { status: 'created' | 'updated' | 'unchanged'; id: string; version: number; warnings: string[] }
+  | { status: 'skipped'; reason: string };
+
+/**
+ * Imports one file into the caller's personal space as a `human` write. The binding remembers its
+ * source path, so importing the same path again adds a version only when the file changed.
+ */
+export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array }): Promise<ImportOutcome> {
+  const text = decodeUtf8(file.bytes);
+  if (text === null) return { status: 'skipped', reason: 'not valid UTF-8' };
+  if (text.trim() === '') return { status: 'skipped', reason: 'empty' };
+  const doc = parseMarkdownDoc(text, file.sourcePath);
+  const provenance = { source: 'human' as const, model: null };
+  const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
+  try {
+    await deps.tokens.load();
+    const space = await resolveWritableSpace(deps, caller);
+    const existing = await findImportedBinding(deps.db, space.id, file.sourcePath);
+    if (!existing) {
+      const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath }, provenance);
+      return { status: 'created', id: row.bindingId, version: row.number, warnings: doc.warnings };
+    }
+    if (existing.contentHash === (await sha256Hex(doc.content))) {
+      return { status: 'unchanged', id: existing.id, version: existing.currentVersion, warnings: doc.warnings };
+    }
+    const { row } = await updateBinding(deps, caller, existing.id, fields, provenance);
+    return { status: 'updated', id: row.bindingId, version: row.number, warnings: doc.warnings };
+  } catch (e) {
+    if (e instanceof BinderyError && (e.code === 'TOO_LARGE' || e.code === 'INVALID_INPUT')) return { status: 'skipped', reason: e.message };
+    throw e;
+  }
+}

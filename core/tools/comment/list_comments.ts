@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { bindingId, cursorSchema, limitSchema } from '../schema';
+import { listCommentRows } from '../../../db/store/comments';
+import { readBinding } from '../../services/bindings';
+import { paginate, readCursor } from '../../cursor';
+import { line, type Piece } from '../../tokens/doc';
+import { paginationView } from '../views';
+import { commentPieces, commentView, toCommentView } from './comment-view';
+
+export const listCommentsTool = defineTool({
+  name: 'list_comments',
+  title: 'List comments',
+  category: 'comment',
+  description: 'Comments on a binding you can read, oldest first, with author and provenance (human or llm, and the model). Optional version keeps those on one version. Paged.',
+  aliases: ['notes', 'annotations', 'discussion', 'feedback'],
+  input: z.strictObject({
+    id: bindingId(),
+    version: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be 1 or more' }).optional(),
+    limit: limitSchema(50, 20),
+    cursor: cursorSchema().optional(),
+  }),
+  output: z.object({ id: z.string(), comments: z.array(commentView), pagination: paginationView }),
+  bound: { kind: 'items', maxItems: 50, itemTokens: 1_100 },
+  annotations: { readOnlyHint: true },
+  async handler(args, ctx) {
+    const binding = await readBinding(ctx, ctx.caller, args.id, { version: args.version });
+    const scope = `comments:${args.id}:${args.version ?? ''}:${args.limit}`;
+    const offset = await readCursor(ctx.db, args.cursor, scope);
+    const { rows, total } = await listCommentRows(ctx.db, args.id, { version: args.version, offset, limit: args.limit });
+    const comments = rows.map(toCommentView);
+    const pagination = await paginate(ctx.db, scope, offset, rows.length, total);
+    const on = args.version ? ` on v${args.version}` : '';
+    const pieces: Piece[] = [line(`## ${total} comment${total === 1 ? '' : 's'}${on} on ${args.id} ("${binding.name.replace(/\s+/g, ' ')}")`)];
+    for (const c of comments) pieces.push(...commentPieces(c));
+    if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
+    const last = comments[comments.length - 1];
+    return {
+      pieces,
+      data: { id: args.id, comments, pagination },
+      meta: { pagination, ...(last ? { agentMeta: { source: last.source, model: last.model } } : {}) },
+    };
+  },
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { maxTokensSchema, setId, tierSchema } from '../schema';
+import { readSet, setContents } from '../../services/sets';
+import { line, type Piece } from '../../tokens/doc';
+import { bindingView } from '../views';
+import { budgetView } from '../budget-view';
+import { checkBudget, MIN_BUDGET_TOKENS, packListing } from '../packed-list';
+import { oneLine, skippedLine, skippedView } from './set-view';
+
+export const getSetContextTool = defineTool({
+  name: 'get_set_context',
+  title: 'Load a set under a token budget',
+  category: 'set',
+  description:
+    'Load a set\'s bindings in one call, packed under maxTokens (a hard cap on this whole answer). strategy "ordered" (default): in position order, stopping at the first item that does not fit. "fill": skip what does not fit and keep going. fallback (default true): an item too big at the tier asked for (default "2") is tried at 1.5, then 1, before it is left out. Omitted items are named with their cost so you can fetch them later; _meta.context.budget has the figures.',
+  aliases: ['load context', 'pack set', 'budget', 'fill context window', 'set context budget'],
+  input: z.strictObject({
+    setId: setId(),
+    maxTokens: maxTokensSchema().min(MIN_BUDGET_TOKENS, { message: `must be at least ${MIN_BUDGET_TOKENS} tokens` }),
+    tier: tierSchema.default('2'),
+    strategy: z.enum(['ordered', 'fill'], { message: 'must be "ordered" or "fill"' }).default('ordered'),
+    fallback: z.boolean().default(true),
+  }),
+  output: z.object({
+    set: z.object({ id: z.string(), name: z.string(), space: z.string(), itemCount: z.number(), totalTokenCount: z.number() }),
+    items: z.array(bindingView.extend({ position: z.number(), pinned: z.boolean() })),
+    skipped: z.array(skippedView),
+    budget: budgetView,
+  }),
+  bound: { kind: 'budget' },
+  annotations: { readOnlyHint: true },
+  async handler(args, ctx) {
+    checkBudget(args.maxTokens, ctx);
+    const set = await readSet(ctx, ctx.caller, args.setId);
+    const contents = await setContents(ctx, ctx.caller, set);
+    const n = contents.items.length;
+    const how = `${args.strategy} at tier ${args.tier}${args.fallback && args.tier !== '1' ? ' (lower tiers allowed)' : ''}`;
+    const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, ${how}, within ${args.maxTokens} tokens`);
+    const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id)];
+    if (n === 0) trailer.push(line('The set has no readable items.'));
+    const listing = await packListing(
+      { header: [header], rows: contents.items.map((it) => it.row), tier: args.tier, maxTokens: args.maxTokens, strategy: args.strategy, fallback: args.fallback, trailer },
+      ctx,
+    );
+    let k = 0;
+    const items = contents.items.flatMap((it, i) => (listing.rowTiers[i] ? [{ ...listing.views[k++]!, position: it.position, pinned: it.pinned }] : []));
+    const budget = listing.budget!;
+    return {
+      pieces: listing.pieces,
+      data: {
+        set: { id: set.id, name: set.name, space: `@${set.spaceSlug}`, itemCount: n, totalTokenCount: contents.totalTokenCount },
+        items,
+        skipped: contents.skipped,
+        budget,
+      },
+      meta: { budget },
+    };
+  },
+});

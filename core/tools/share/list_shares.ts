@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { cursorSchema, limitSchema } from '../schema';
+import { listSharesOfTarget, listSharesOfUser } from '../../../db/store/shares';
+import { resolveShareTarget } from '../../services/shares';
+import { paginate, readCursor } from '../../cursor';
+import { line, type Piece } from '../../tokens/doc';
+import { paginationView } from '../views';
+import { shareLine, shareView, toShareView } from './share-view';
+
+export const listSharesTool = defineTool({
+  name: 'list_shares',
+  title: 'List shares',
+  category: 'share',
+  description:
+    'Live shares: with target (a binding, set or space you own), the shares of it; without, the shares you made and those given to you. Each has its id for revoke_share.',
+  aliases: ['who has access', 'permissions', 'shared with me'],
+  input: z.strictObject({
+    target: z.string().min(1).max(80).optional().describe('a binding, set or space you own'),
+    limit: limitSchema(100, 50),
+    cursor: cursorSchema().optional(),
+  }),
+  output: z.object({ shares: z.array(shareView), pagination: paginationView }),
+  bound: { kind: 'items', maxItems: 100, itemTokens: 50 },
+  annotations: { readOnlyHint: true },
+  async handler(args, ctx) {
+    const target = args.target ? await resolveShareTarget(ctx, ctx.caller, args.target) : undefined;
+    const scope = `shares:${target?.id ?? '*'}:${args.limit}`;
+    const offset = await readCursor(ctx.db, args.cursor, scope);
+    const { rows, total } = target
+      ? await listSharesOfTarget(ctx.db, target.type, target.id, offset, args.limit)
+      : await listSharesOfUser(ctx.db, ctx.caller.id, offset, args.limit);
+    const shares = rows.map(toShareView);
+    const pagination = await paginate(ctx.db, scope, offset, rows.length, total);
+    const pieces: Piece[] = [line(`## ${total} live share${total === 1 ? '' : 's'}${target ? ` of ${target.label.replace(/\s+/g, ' ')}` : ' made by you or given to you'}`)];
+    pieces.push(...shares.map(shareLine));
+    if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
+    return { pieces, data: { shares, pagination }, meta: { pagination } };
+  },
+});

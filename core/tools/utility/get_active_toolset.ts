@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { line, type Piece } from '../../tokens/doc';
+import { catalogOf, percentOf } from '../../footprint/catalog';
+import { definitionCost } from '../../footprint/definition';
+import { contextView, n } from './footprint-views';
+
+export const getActiveToolsetTool = defineTool({
+  name: 'get_active_toolset',
+  title: 'Get active toolset',
+  category: 'utility',
+  description:
+    'The tools listed to you right now in this session (they depend on the tool mode: eager, lazy or proxy), each with its definition tokens, and their total as meta.context. Compare with list_available_tools for all tools.',
+  aliases: ['current tools', 'enabled tools', 'what is loaded', 'active tools', 'session tools'],
+  input: z.strictObject({}),
+  output: z.object({
+    mode: z.string(),
+    modeReason: z.string(),
+    tools: z.array(z.object({ name: z.string(), category: z.string(), context: contextView })),
+    meta: z.object({ context: contextView, totalPossibleContext: contextView }),
+  }),
+  bound: { kind: 'items', maxItems: 40, itemTokens: 25 },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async handler(_args, ctx) {
+    const total = catalogOf(ctx.tools.all, ctx.tokens, ctx.config).totalTokens;
+    const tools = ctx.session.visibleTools().flatMap((name) => {
+      const tool = ctx.tools.get(name);
+      if (!tool) return [];
+      const tokens = definitionCost(tool, ctx.tokens).tokens;
+      return [{ name, category: tool.category, context: { tokens, percentTotal: percentOf(tokens, total) } }];
+    });
+    const sum = tools.reduce((s, t) => s + t.context.tokens, 0);
+    const context = { tokens: sum, percentTotal: percentOf(sum, total) };
+    const pieces: Piece[] = [
+      line(`## Active toolset: ${tools.length} tools, ${n(sum)} tokens (${context.percentTotal}% of the ${n(total)} all tools would cost)`),
+      line(`Mode ${ctx.session.mode}: ${ctx.session.modeReason}.`),
+      ...tools.map((t) => line(`- ${t.name} · ${t.category} · ${n(t.context.tokens)} tokens`)),
+    ];
+    return {
+      pieces,
+      data: { mode: ctx.session.mode, modeReason: ctx.session.modeReason, tools, meta: { context, totalPossibleContext: { tokens: total, percentTotal: null } } },
+      meta: { toolset: context },
+    };
+  },
+});

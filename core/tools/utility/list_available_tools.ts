@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { line, type Piece } from '../../tokens/doc';
+import { catalogOf, percentOf } from '../../footprint/catalog';
+import { definitionCost } from '../../footprint/definition';
+import { PROXY_LISTED } from '../../modes/session';
+import type { ToolContext } from '../../context';
+import { contextView, n, riskView } from './footprint-views';
+
+const CATEGORIES = ['binding', 'version', 'set', 'space', 'share', 'comment', 'utility'] as const;
+
+// Every field is in the structured content; the schema types the ones a caller relies on and leaves
+// the rest open, because this schema is itself paid for in every eager tools/list.
+const toolView = z.looseObject({ name: z.string(), context: contextView, listed: z.boolean(), profile: z.looseObject({ risk: riskView }), runtime: z.looseObject({}).nullable() });
+
+/** Tokens `tools/list` would cost in each mode (always-listed set for lazy, the proxy set for proxy). */
+export function modeCosts(ctx: ToolContext, eager: number) {
+  const cost = (names: readonly string[]) =>
+    names.reduce((sum, name) => {
+      const tool = ctx.tools.get(name);
+      return tool ? sum + definitionCost(tool, ctx.tokens).tokens : sum;
+    }, 0);
+  const real = new Set(ctx.tools.all.filter((t) => t.category !== 'proxy').map((t) => t.name));
+  return { eager, lazy: cost(ctx.config.alwaysTools.filter((t) => real.has(t))), proxy: cost(PROXY_LISTED) };
+}
+
+export const listAvailableToolsTool = defineTool({
+  name: 'list_available_tools',
+  title: 'List available tools',
+  category: 'utility',
+  description:
+    'Every tool grouped by category with its context cost (definition tokens and % of all), its response risk from the declared bound, and the response sizes seen so far. Use it to see what listing tools costs and which answers can get large.',
+  aliases: ['tool catalog', 'all tools', 'token cost of tools', 'context footprint', 'tool economics'],
+  input: z.strictObject({ category: z.enum(CATEGORIES).optional().describe('only this category (totals stay over all tools)') }),
+  output: z.object({
+    meta: z.looseObject({ totalPossibleContext: contextView, toolCount: z.number(), modes: z.looseObject({}), summary: z.looseObject({ overallRisk: riskView }) }),
+    categories: z.array(z.object({ category: z.string(), context: contextView, tools: z.array(toolView) })),
+  }),
+  bound: { kind: 'tokens', maxTokens: 4_000 },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const catalog = catalogOf(ctx.tools.all, ctx.tokens, ctx.config);
+    const thresholds = ctx.config.riskThresholds;
+    const visible = new Set(ctx.session.visibleTools());
+    const listedTokens = [...visible].reduce((s, name) => {
+      const tool = ctx.tools.get(name);
+      return tool ? s + definitionCost(tool, ctx.tokens).tokens : s;
+    }, 0);
+    const modes = modeCosts(ctx, catalog.totalTokens);
+    const categories = catalog.categories
+      .filter((c) => !args.category || c.category === args.category)
+      .map((c) => ({
+        category: c.category,
+        context: c.context,
+        tools: c.tools.map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          context: t.context,
+          listed: visible.has(t.name),
+          profile: t.profile,
+          runtime: ctx.profiler?.figures(t.name, thresholds) ?? null,
+        })),
+      }));
+    const s = catalog.summary;
+    const runtime = ctx.profiler?.summary(thresholds) ?? { calls: 0, dataTokens: 0, overheadTokens: 0, overheadRatio: 0, maxTokens: 0, observedRisk: 'low' as const };
+    const meta = {
+      totalPossibleContext: { tokens: catalog.totalTokens, percentTotal: null },
+      tokenizer: catalog.tokenizer,
+      toolCount: catalog.tools.length,
+      mode: ctx.session.mode,
+      listedNow: { tools: visible.size, tokens: listedTokens },
+      modes,
+      summary: { overallRisk: s.overallRisk, unboundedTools: s.unboundedTools, criticalTools: s.criticalTools, recommendations: s.recommendations.slice(0, 10) },
+      runtime,
+    };
+    const pieces: Piece[] = [
+      line(`## ${catalog.tools.length} tools · ${n(catalog.totalTokens)} definition tokens if all are listed (${catalog.tokenizer})`),
+      line(`This session: ${ctx.session.mode}, ${visible.size} listed = ${n(listedTokens)} tokens (${percentOf(listedTokens, catalog.totalTokens)}%). Modes: eager ${n(modes.eager)} · lazy ${n(modes.lazy)} · proxy ${n(modes.proxy)}.`),
+      line(`Response risk (worst case from declared bounds): ${s.overallRisk}; critical: ${s.criticalTools.join(', ') || 'none'}; unbounded: ${s.unboundedTools.join(', ') || 'none'}. Observed: ${runtime.calls} calls, largest ${n(runtime.maxTokens)} tokens, overhead ${Math.round(runtime.overheadRatio * 100)}%.`),
+    ];
+    for (const c of categories) {
+      pieces.push(line(`### ${c.category} · ${c.tools.length} tools · ${n(c.context.tokens)} tokens (${c.context.percentTotal}%)`));
+      for (const t of c.tools) {
+        const r = t.runtime;
+        const seen = r ? ` · ${r.count} calls, p50 ${r.p50}, p95 ${r.p95}, max ${r.max}, overhead ${Math.round(r.overheadRatio * 100)}%` : '';
+        pieces.push(line(`- ${t.name} · ${n(t.context.tokens)} (${t.context.percentTotal}%) · ${t.profile.bound} ≤${n(t.profile.worstCaseTokens)}, ${t.profile.risk}${seen}${t.listed ? ' · listed' : ''}`));
+      }
+    }
+    if (s.recommendations.length) pieces.push(line(`Advice: ${s.recommendations.slice(0, 3).join(' · ')}`));
+    return { pieces, data: { meta, categories } };
+  },
+});

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineTool } from '../define';
+import { limitSchema, text } from '../schema';
+import { fail } from '../../errors';
+import { line, type Piece } from '../../tokens/doc';
+import { definitionCost } from '../../footprint/definition';
+import { oneLineDescription, scoreTools, words } from '../../footprint/search';
+import { signatureOf } from '../../footprint/signature';
+
+const match = z.object({
+  name: z.string(),
+  category: z.string(),
+  description: z.string(),
+  tokens: z.number(),
+  listed: z.boolean(),
+  signature: z.string().optional(),
+});
+
+export const searchToolsTool = defineTool({
+  name: 'search_tools',
+  title: 'Search tools',
+  category: 'utility',
+  description:
+    'Find tools by what you want to do ("save a note", "pack a set under a token budget"). Returns the best matches: name, one-line description, category and definition token cost. When not all tools are listed, the matches are enabled for this session and tools/list changes; in proxy mode call them with invoke_tool.',
+  aliases: ['find tool', 'which tool', 'discover tools', 'enable tools', 'what can you do', 'capabilities'],
+  input: z.strictObject({
+    query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }).describe('what you want to do, in a few words'),
+    limit: limitSchema(20, 5),
+  }),
+  output: z.object({ query: z.string(), mode: z.string(), matches: z.array(match), enabled: z.array(z.string()) }),
+  bound: { kind: 'items', maxItems: 20, itemTokens: 90 },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    if (words(args.query).length === 0) throw fail.invalid('query', 'must contain at least one word (letters or digits)');
+    const candidates = ctx.tools.all.filter((t) => t.category !== 'proxy');
+    const top = scoreTools(args.query, candidates).slice(0, args.limit);
+    const mode = ctx.session.mode;
+    // The best match goes last so it is the most recently used one if the cap evicts.
+    const enabled = mode === 'lazy' ? ctx.enableTools(top.map((m) => m.tool.name).reverse()).reverse() : [];
+    const visible = new Set(ctx.session.visibleTools());
+    const matches = top.map(({ tool }) => ({
+      name: tool.name,
+      category: tool.category,
+      description: oneLineDescription(tool.description),
+      tokens: definitionCost(tool, ctx.tokens).tokens,
+      listed: visible.has(tool.name),
+      ...(mode === 'proxy' ? { signature: signatureOf(tool) } : {}),
+    }));
+    const q = args.query.replace(/\s+/g, ' ').slice(0, 80);
+    const pieces: Piece[] = [line(`## Tools for "${q}": ${matches.length} match${matches.length === 1 ? '' : 'es'}`)];
+    for (const m of matches) {
+      pieces.push(line(`- ${m.signature ?? m.name} · ${m.category} · ${m.tokens} tokens · ${m.description}`));
+    }
+    if (matches.length === 0) pieces.push(line('No tool matches. Try other words; list_available_tools shows every tool.'));
+    else if (mode === 'proxy') pieces.push(line('Call one with invoke_tool {name, arguments}.'));
+    else if (mode === 'lazy') {
+      pieces.push(line(enabled.length ? `Enabled for this session: ${enabled.join(', ')} (tools/list changed).` : 'All of them are listed already.'));
+    } else pieces.push(line('All tools are listed: call them directly.'));
+    return { pieces, data: { query: args.query, mode, matches, enabled } };
+  },
+});

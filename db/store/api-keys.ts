@@ -1,0 +1,38 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { apiKeysTable, usersTable } from '../schema/index';
+import type { BinderyDb } from '../types';
+
+export type ApiKeyRow = typeof apiKeysTable.$inferSelect;
+
+/** Stores a key's hash (the key itself is never stored). */
+export async function insertApiKey(db: BinderyDb, row: typeof apiKeysTable.$inferInsert): Promise<void> {
+  await db.insert(apiKeysTable).values(row);
+}
+
+/** A live (unrevoked) key by id, with its user's handle. */
+export async function liveApiKey(db: BinderyDb, id: string): Promise<{ keyHash: string; userId: string; handle: string } | undefined> {
+  return db
+    .select({ keyHash: apiKeysTable.keyHash, userId: apiKeysTable.userId, handle: usersTable.handle })
+    .from(apiKeysTable)
+    .innerJoin(usersTable, eq(usersTable.id, apiKeysTable.userId))
+    .where(and(eq(apiKeysTable.id, id), isNull(apiKeysTable.revokedAt)))
+    .get();
+}
+
+/** Marks a key revoked; returns false when there is no live key with that id. */
+export async function revokeApiKey(db: BinderyDb, id: string, now: number): Promise<boolean> {
+  const live = await db.select({ id: apiKeysTable.id }).from(apiKeysTable).where(and(eq(apiKeysTable.id, id), isNull(apiKeysTable.revokedAt))).get();
+  if (!live) return false;
+  await db.update(apiKeysTable).set({ revokedAt: now }).where(eq(apiKeysTable.id, id));
+  return true;
+}
+
+/** Every key (without hashes), newest first, with its user's handle. */
+export async function listApiKeys(db: BinderyDb) {
+  return db
+    .select({ id: apiKeysTable.id, handle: usersTable.handle, label: apiKeysTable.label, createdAt: apiKeysTable.createdAt, revokedAt: apiKeysTable.revokedAt })
+    .from(apiKeysTable)
+    .innerJoin(usersTable, eq(usersTable.id, apiKeysTable.userId))
+    .orderBy(desc(apiKeysTable.createdAt))
+    .all();
+}

@@ -1,0 +1,48 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { commentsTable } from '../schema/index';
+import type { BinderyDb } from '../types';
+import { canCommentBindingSql } from './access';
+
+export type CommentRow = typeof commentsTable.$inferSelect;
+export interface CommentListRow extends CommentRow {
+  authorHandle: string;
+}
+
+/** True when the user may comment on the live binding (space owner or a live `comment` share). */
+export async function canComment(db: BinderyDb, userId: string, bindingId: string): Promise<boolean> {
+  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM bindings JOIN spaces ON spaces.id = bindings.space_id
+    WHERE bindings.id = ${bindingId} AND bindings.deleted_at IS NULL AND ${canCommentBindingSql(userId)}`);
+  return Number(row?.n ?? 0) > 0;
+}
+
+export async function insertComment(db: BinderyDb, row: typeof commentsTable.$inferInsert): Promise<void> {
+  await db.insert(commentsTable).values(row);
+}
+
+const select = sql`SELECT comments.id AS id, comments.binding_id AS bindingId, comments.version AS version, comments.body AS body,
+    comments.body_token_count AS bodyTokenCount, comments.source AS source, comments.model AS model, comments.author_id AS authorId,
+    comments.created_at AS createdAt, comments.deleted_at AS deletedAt, users.handle AS authorHandle
+  FROM comments JOIN users ON users.id = comments.author_id`;
+
+/** A live comment by id. */
+export async function getComment(db: BinderyDb, id: string): Promise<CommentListRow | undefined> {
+  return db.get<CommentListRow>(sql`${select} WHERE comments.id = ${id} AND comments.deleted_at IS NULL`);
+}
+
+/** Live comments on a binding (optionally on one version), oldest first, paged. */
+export async function listCommentRows(db: BinderyDb, bindingId: string, opts: { version?: number; offset: number; limit: number }) {
+  const where = sql`comments.binding_id = ${bindingId} AND comments.deleted_at IS NULL${opts.version === undefined ? sql`` : sql` AND comments.version = ${opts.version}`}`;
+  const rows = await db.all<CommentListRow>(sql`${select} WHERE ${where} ORDER BY comments.created_at, comments.id LIMIT ${opts.limit} OFFSET ${opts.offset}`);
+  const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM comments WHERE ${where}`);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+/** Hides a comment; false when it was already gone. */
+export async function softDeleteComment(db: BinderyDb, id: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(commentsTable)
+    .set({ deletedAt: now })
+    .where(and(eq(commentsTable.id, id), isNull(commentsTable.deletedAt)))
+    .returning({ id: commentsTable.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,87 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { sharesTable } from '../schema/index';
+import type { BinderyDb } from '../types';
+
+export type ShareRow = typeof sharesTable.$inferSelect;
+export type ShareTargetType = ShareRow['targetType'];
+
+/** A share with the names a reader needs: who it is for, who made it, what it points at. */
+export interface ShareListRow extends ShareRow {
+  granteeHandle: string | null;
+  creatorHandle: string;
+  targetLabel: string | null;
+}
+
+/** The live share for a target and grantee (a user id, or null for the public link). */
+export async function findLiveShare(db: BinderyDb, type: ShareTargetType, targetId: string, granteeId: string | null): Promise<ShareRow | undefined> {
+  return db
+    .select()
+    .from(sharesTable)
+    .where(
+      and(
+        eq(sharesTable.targetType, type),
+        eq(sharesTable.targetId, targetId),
+        isNull(sharesTable.revokedAt),
+        granteeId ? eq(sharesTable.granteeId, granteeId) : eq(sharesTable.public, true),
+      ),
+    )
+    .get();
+}
+
+/** Writes a share; a live share it replaces (other permission) is revoked in the same batch. */
+export async function putShare(db: BinderyDb, row: typeof sharesTable.$inferInsert, replaces?: string): Promise<void> {
+  const insert = db.insert(sharesTable).values(row);
+  if (!replaces) {
+    await insert;
+    return;
+  }
+  await db.batch([db.update(sharesTable).set({ revokedAt: row.createdAt }).where(and(eq(sharesTable.id, replaces), isNull(sharesTable.revokedAt))), insert]);
+}
+
+/** Revokes a live share; false when it was already revoked (by this call's competitor or earlier). */
+export async function revokeShareRow(db: BinderyDb, id: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(sharesTable)
+    .set({ revokedAt: now })
+    .where(and(eq(sharesTable.id, id), isNull(sharesTable.revokedAt)))
+    .returning({ id: sharesTable.id });
+  return rows.length > 0;
+}
+
+const listSelect = sql`SELECT shares.id AS id, shares.target_type AS targetType, shares.target_id AS targetId, shares.grantee_id AS granteeId,
+    shares.public AS public, shares.permission AS permission, shares.created_by AS createdBy, shares.created_at AS createdAt,
+    shares.revoked_at AS revokedAt, g.handle AS granteeHandle, c.handle AS creatorHandle,
+    CASE shares.target_type
+      WHEN 'space' THEN (SELECT '@' || slug FROM spaces WHERE id = shares.target_id)
+      WHEN 'set' THEN (SELECT name FROM sets WHERE id = shares.target_id)
+      ELSE (SELECT v.name FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version WHERE b.id = shares.target_id)
+    END AS targetLabel
+  FROM shares LEFT JOIN users g ON g.id = shares.grantee_id JOIN users c ON c.id = shares.created_by`;
+
+function mapRow(r: Record<string, unknown>): ShareListRow {
+  return { ...(r as unknown as ShareListRow), public: Boolean(r.public) };
+}
+
+/** One share by id, live or revoked. */
+export async function getShare(db: BinderyDb, id: string): Promise<ShareListRow | undefined> {
+  const row = await db.get<Record<string, unknown>>(sql`${listSelect} WHERE shares.id = ${id}`);
+  return row ? mapRow(row) : undefined;
+}
+
+/** Live shares matching `where`, newest first, paged. */
+async function listWhere(db: BinderyDb, where: SQL, offset: number, limit: number) {
+  const live = sql`shares.revoked_at IS NULL AND ${where}`;
+  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY shares.created_at DESC, shares.id LIMIT ${limit} OFFSET ${offset}`);
+  const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE ${live}`);
+  return { rows: rows.map(mapRow), total: Number(total?.n ?? 0) };
+}
+
+/** Live shares of one target. */
+export function listSharesOfTarget(db: BinderyDb, type: ShareTargetType, targetId: string, offset: number, limit: number) {
+  return listWhere(db, sql`shares.target_type = ${type} AND shares.target_id = ${targetId}`, offset, limit);
+}
+
+/** Live shares the user made or was given. */
+export function listSharesOfUser(db: BinderyDb, userId: string, offset: number, limit: number) {
+  return listWhere(db, sql`(shares.created_by = ${userId} OR shares.grantee_id = ${userId})`, offset, limit);
+}

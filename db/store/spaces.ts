@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { spacesTable } from '../schema/index';
+import type { BinderyDb } from '../types';
+import { isUniqueViolation } from './bindings';
+import type { SpaceRow } from './users';
+
+/** Inserts a space; false when the slug is taken (the unique index decides, not a prior read). */
+export async function insertSpace(db: BinderyDb, row: typeof spacesTable.$inferInsert): Promise<boolean> {
+  try {
+    await db.insert(spacesTable).values(row);
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+export interface SpaceListRow extends SpaceRow {
+  ownerHandle: string;
+  /** Live bindings in the space. */
+  bindingCount: number;
+  /** How the caller reaches it: `owner`, or the permission of a share naming the caller. */
+  access: 'owner' | 'read' | 'comment';
+}
+
+/** Spaces the user owns or that were shared with the user by name, own first, then by slug. */
+export async function listSpaceRows(db: BinderyDb, userId: string, offset: number, limit: number): Promise<{ rows: SpaceListRow[]; total: number }> {
+  const shared = sql`SELECT CASE WHEN sum(s.permission = 'comment') > 0 THEN 'comment' WHEN count(*) > 0 THEN 'read' END FROM shares s WHERE s.revoked_at IS NULL AND s.grantee_id = ${userId} AND s.target_type = 'space' AND s.target_id = spaces.id`;
+  const where = sql`(spaces.owner_id = ${userId} OR (${shared}) IS NOT NULL)`;
+  const rows = await db.all<Record<string, unknown>>(sql`SELECT spaces.id AS id, spaces.slug AS slug, spaces.name AS name, spaces.visibility AS visibility,
+      spaces.owner_id AS ownerId, spaces.personal AS personal, spaces.created_at AS createdAt, users.handle AS ownerHandle,
+      (SELECT count(*) FROM bindings b WHERE b.space_id = spaces.id AND b.deleted_at IS NULL) AS bindingCount,
+      CASE WHEN spaces.owner_id = ${userId} THEN 'owner' ELSE (${shared}) END AS access
+    FROM spaces JOIN users ON users.id = spaces.owner_id
+    WHERE ${where}
+    ORDER BY (spaces.owner_id = ${userId}) DESC, spaces.personal DESC, spaces.slug
+    LIMIT ${limit} OFFSET ${offset}`);
+  const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM spaces WHERE ${where}`);
+  return {
+    rows: rows.map((r) => ({ ...r, personal: Boolean(r.personal), bindingCount: Number(r.bindingCount) }) as SpaceListRow),
+    total: Number(total?.n ?? 0),
+  };
+}

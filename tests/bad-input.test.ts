@@ -1,0 +1,164 @@
+// Every bad input of issue 2: each is an isError result whose message names the field, nothing is
+// written, and the server keeps serving. In-process over InMemoryTransport, then over real stdio for a
+// 10 MB JSON argument.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { countVersions } from '../core/services/prepare';
+import { call, contextOf, createTestWorld, err, ok, textOf, type TestWorld } from './helpers';
+import { startStdioServer, type StdioServer } from './stdio-client';
+
+const MAX_BYTES = 4000;
+const LONE_HIGH = 'bad \uD800 text';
+const LONE_LOW = 'bad \uDC00 text';
+
+interface Case {
+  what: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The field the message must name, and optionally the error code. */
+  field: string;
+  code?: string;
+}
+
+describe('bad input is refused clearly and writes nothing', () => {
+  let world: TestWorld;
+  let client: Client;
+  let id: string;
+  let otherUsersId: string;
+  let listCursor: string;
+  const good = { name: 'Good', content: 'Good content.', summary: 'A good summary.' };
+
+  beforeAll(async () => {
+    world = await createTestWorld({ BINDERY_MAX_CONTENT_BYTES: String(MAX_BYTES) });
+    client = await world.connect('alice');
+    id = (await ok(client, 'create_binding', good)).binding.id;
+    for (let i = 0; i < 3; i++) await ok(client, 'create_binding', { ...good, name: `Filler ${i}` });
+    listCursor = (await ok(client, 'list_bindings', { limit: 2 })).pagination.nextCursor;
+    const bob = await world.connect('bob');
+    otherUsersId = (await ok(bob, 'create_binding', { ...good, name: "Bob's" })).binding.id;
+  });
+  afterAll(() => world.close());
+
+  const cases = (): Case[] => {
+    const tampered = `${listCursor.slice(0, -2)}${listCursor.endsWith('AA') ? 'BB' : 'AA'}`;
+    const forgedBody = btoa(JSON.stringify(['list:whatever:2:1:', 0])).replace(/=+$/, '');
+    return [
+      { what: 'missing name', tool: 'create_binding', args: { content: 'x', summary: 's' }, field: 'name' },
+      { what: 'empty name', tool: 'create_binding', args: { ...good, name: '' }, field: 'name' },
+      { what: 'blank name', tool: 'create_binding', args: { ...good, name: '   \n ' }, field: 'name' },
+      { what: 'missing content', tool: 'create_binding', args: { name: 'n', summary: 's' }, field: 'content' },
+      { what: 'empty content', tool: 'create_binding', args: { ...good, content: '' }, field: 'content' },
+      { what: 'missing summary', tool: 'create_binding', args: { name: 'n', content: 'c' }, field: 'summary' },
+      { what: 'name of the wrong type', tool: 'create_binding', args: { ...good, name: 42 }, field: 'name' },
+      { what: 'summary over 600 chars', tool: 'create_binding', args: { ...good, summary: 'x'.repeat(601) }, field: 'summary' },
+      { what: 'summary over 600 chars (update)', tool: 'update_binding', args: { id: '$id', summary: 'y'.repeat(601) }, field: 'summary' },
+      { what: 'more than 8 key points', tool: 'create_binding', args: { ...good, keyPoints: Array.from({ length: 9 }, (_, i) => `p${i}`) }, field: 'keyPoints' },
+      { what: 'more than 8 key points (update)', tool: 'update_binding', args: { id: '$id', keyPoints: Array.from({ length: 9 }, (_, i) => `p${i}`) }, field: 'keyPoints' },
+      { what: 'a key point over 160 chars', tool: 'create_binding', args: { ...good, keyPoints: ['ok', 'k'.repeat(161)] }, field: 'keyPoints.1' },
+      { what: 'unknown argument', tool: 'create_binding', args: { ...good, colour: 'red' }, field: 'colour' },
+      { what: 'unknown id (get)', tool: 'get_binding', args: { id: 'bnd_0000000000000000' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
+      { what: 'unknown id (update)', tool: 'update_binding', args: { id: 'bnd_0000000000000000', content: 'x' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
+      { what: 'unknown id (delete)', tool: 'delete_binding', args: { id: 'bnd_0000000000000000' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
+      { what: 'unknown id (list_versions)', tool: 'list_versions', args: { id: 'bnd_0000000000000000' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
+      { what: "another user's private binding", tool: 'get_binding', args: { id: '$other' }, field: 'id: binding $other', code: 'NOT_FOUND' },
+      { what: "update of another user's binding", tool: 'update_binding', args: { id: '$other', content: 'mine now' }, field: 'id: binding $other', code: 'NOT_FOUND' },
+      { what: 'unknown version', tool: 'get_version', args: { id: '$id', version: 99 }, field: 'version: version 99', code: 'NOT_FOUND' },
+      { what: 'version 0', tool: 'get_version', args: { id: '$id', version: 0 }, field: 'version' },
+      { what: 'missing version', tool: 'get_version', args: { id: '$id' }, field: 'version' },
+      { what: 'malformed id', tool: 'get_binding', args: { id: 'not-an-id' }, field: 'id' },
+      { what: 'malformed id (wrong prefix)', tool: 'update_binding', args: { id: 'set_0123456789abcdef', content: 'x' }, field: 'id' },
+      { what: 'malformed id in a list', tool: 'get_bindings', args: { ids: ['$id', 'nope'] }, field: 'ids.1' },
+      { what: 'unknown tier "3"', tool: 'get_binding', args: { id: '$id', tier: '3' }, field: 'tier' },
+      { what: 'tier as a number', tool: 'get_binding', args: { id: '$id', tier: 2 }, field: 'tier' },
+      { what: 'unknown tier (list)', tool: 'list_bindings', args: { tier: 'full' }, field: 'tier' },
+      { what: 'negative limit', tool: 'list_bindings', args: { limit: -1 }, field: 'limit' },
+      { what: 'zero limit', tool: 'search_bindings', args: { query: 'good', limit: 0 }, field: 'limit' },
+      { what: 'huge limit', tool: 'list_bindings', args: { limit: 1e12 }, field: 'limit' },
+      { what: 'huge limit (search)', tool: 'search_bindings', args: { query: 'good', limit: 1_000_000 }, field: 'limit' },
+      { what: 'fractional limit', tool: 'list_versions', args: { id: '$id', limit: 2.5 }, field: 'limit' },
+      { what: 'forged cursor (garbage)', tool: 'list_bindings', args: { cursor: 'definitely-not-a-cursor' }, field: 'cursor' },
+      { what: 'forged cursor (unsigned body)', tool: 'list_bindings', args: { limit: 2, cursor: `${forgedBody}.AAAAAAAAAAAAAAAA` }, field: 'cursor' },
+      { what: 'tampered cursor', tool: 'list_bindings', args: { limit: 2, cursor: tampered }, field: 'cursor' },
+      { what: 'cursor from another listing', tool: 'search_bindings', args: { query: 'good', cursor: listCursor }, field: 'cursor' },
+      { what: 'cursor on an unpaged read', tool: 'get_binding', args: { id: '$id', tier: '2', cursor: listCursor }, field: 'cursor' },
+      { what: 'content over the byte limit', tool: 'create_binding', args: { ...good, content: 'x'.repeat(MAX_BYTES + 1) }, field: 'content', code: 'TOO_LARGE' },
+      { what: 'content over the byte limit in UTF-8 only', tool: 'create_binding', args: { ...good, content: '日'.repeat(Math.ceil(MAX_BYTES / 3) + 1) }, field: 'content', code: 'TOO_LARGE' },
+      { what: 'content over the byte limit (update)', tool: 'update_binding', args: { id: '$id', content: 'z'.repeat(MAX_BYTES + 1) }, field: 'content', code: 'TOO_LARGE' },
+      { what: 'lone high surrogate in content', tool: 'create_binding', args: { ...good, content: LONE_HIGH }, field: 'content' },
+      { what: 'lone low surrogate in name', tool: 'create_binding', args: { ...good, name: LONE_LOW }, field: 'name' },
+      { what: 'lone surrogate in summary', tool: 'create_binding', args: { ...good, summary: LONE_HIGH }, field: 'summary' },
+      { what: 'lone surrogate in a key point', tool: 'create_binding', args: { ...good, keyPoints: [LONE_LOW] }, field: 'keyPoints.0' },
+      { what: 'lone surrogate in model', tool: 'create_binding', args: { ...good, model: LONE_HIGH }, field: 'model' },
+      { what: 'lone surrogate in an update', tool: 'update_binding', args: { id: '$id', content: LONE_LOW }, field: 'content' },
+      { what: 'lone surrogate in a query', tool: 'search_bindings', args: { query: LONE_HIGH }, field: 'query' },
+      { what: 'empty query', tool: 'search_bindings', args: { query: '  ' }, field: 'query' },
+      { what: 'query without words', tool: 'search_bindings', args: { query: '*** ///' }, field: 'query' },
+      { what: 'update with nothing to change', tool: 'update_binding', args: { id: '$id' }, field: 'content' },
+      { what: 'expectedVersion 0', tool: 'update_binding', args: { id: '$id', content: 'x', expectedVersion: 0 }, field: 'expectedVersion' },
+      { what: 'stale expectedVersion', tool: 'update_binding', args: { id: '$id', content: 'x', expectedVersion: 7 }, field: 'expectedVersion', code: 'CONFLICT' },
+      { what: 'unknown space', tool: 'create_binding', args: { ...good, space: '@nowhere' }, field: 'space: space @nowhere', code: 'NOT_FOUND' },
+      { what: "another user's personal space", tool: 'create_binding', args: { ...good, space: '@bob' }, field: 'space: space @bob', code: 'NOT_FOUND' },
+    ];
+  };
+
+  test('each bad input is an isError result naming the field, and nothing is written', async () => {
+    const before = { versions: await countVersions(world), listed: (await ok(client, 'list_bindings', {})).pagination.total };
+    const failures: string[] = [];
+    for (const c of cases()) {
+      const sub = (v: unknown): unknown => (v === '$id' ? id : v === '$other' ? otherUsersId : Array.isArray(v) ? v.map(sub) : v);
+      const args = Object.fromEntries(Object.entries(c.args).map(([k, v]) => [k, sub(v)]));
+      const field = c.field.replace('$other', otherUsersId);
+      const result = await call(client, c.tool, args);
+      const text = textOf(result);
+      const problems: string[] = [];
+      if (!result.isError) problems.push('not isError');
+      if (!text.includes(field)) problems.push(`does not name ${field}`);
+      if (c.code && !text.startsWith(`Error ${c.code}`)) problems.push(`not ${c.code}`);
+      if (text.includes('    at ') || /\.ts:\d+/.test(text)) problems.push('leaks a stack trace');
+      if (contextOf(result).error?.code === undefined) problems.push('no _meta.context.error.code');
+      if (problems.length) failures.push(`${c.what}: ${problems.join(', ')} — ${JSON.stringify(text.slice(0, 200))}`);
+    }
+    expect(failures).toEqual([]);
+    expect(await countVersions(world)).toBe(before.versions);
+    expect((await ok(client, 'list_bindings', {})).pagination.total).toBe(before.listed);
+    const still = await ok(client, 'get_binding', { id, tier: '2' });
+    expect(still.binding).toMatchObject({ version: 1, content: good.content, summary: good.summary });
+  });
+
+  test('content at exactly the byte limit is accepted', async () => {
+    const res = await ok(client, 'create_binding', { ...good, name: 'At the limit', content: 'x'.repeat(MAX_BYTES) });
+    expect(res.binding.contentTokenCount).toBeGreaterThan(0);
+  });
+
+  test('an unknown tool is an error naming it, and the session keeps working', async () => {
+    const text = await err(client, 'no_such_tool', {});
+    expect(text).toContain('no_such_tool');
+    expect((await ok(client, 'get_binding', { id })).binding.id).toBe(id);
+  });
+});
+
+describe('a 10 MB JSON argument over real stdio', () => {
+  let server: StdioServer;
+  beforeAll(async () => {
+    server = await startStdioServer({ env: { BINDERY_USER: 'big' } });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  test('is answered with an error naming the field, writes nothing, and the server keeps serving', async () => {
+    const ten = 10 * 1024 * 1024;
+    const big = await err(server.client, 'create_binding', { name: 'Huge', content: 'a'.repeat(ten), summary: 'Too big.' });
+    expect(big).toStartWith('Error TOO_LARGE: content:');
+    expect(big).toContain(`${ten} bytes`);
+    const bigName = await err(server.client, 'create_binding', { name: 'n'.repeat(ten), content: 'small', summary: 'Name too big.' });
+    expect(bigName).toContain('name:');
+    const bigQuery = await err(server.client, 'search_bindings', { query: 'q '.repeat(ten / 2) });
+    expect(bigQuery).toContain('query:');
+    const listed = await ok(server.client, 'list_bindings', {});
+    expect(listed.pagination.total).toBe(0);
+    const created = await ok(server.client, 'create_binding', { name: 'After', content: 'Still serving.', summary: 'Written after the big ones.' });
+    expect((await ok(server.client, 'get_binding', { id: created.binding.id, tier: '2' })).binding.content).toBe('Still serving.');
+    expect(server.transportErrors).toEqual([]);
+  }, 60_000);
+});
