@@ -5,6 +5,8 @@ import { dirname } from 'node:path';
 import { createDatabase, migrate, type Database } from '../db/index';
 import { createTiktokenCounter, parseConfig, stderrLogger, type BinderyConfig, type BinderyDeps } from '../core/index';
 import { ensureCountsCurrent } from '../core/services/prepare';
+import { ensureHelpTopics } from '../core/services/help';
+import { ensureCommentCounts } from '../core/services/comments';
 
 export interface Runtime {
   deps: BinderyDeps & { now: () => number };
@@ -24,5 +26,7 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
   const deps = { db: database.db, tokens: createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now() };
   const recounted = await ensureCountsCurrent(deps);
   if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);
+  await ensureHelpTopics(deps);
+  await ensureCommentCounts(deps);
   return { deps, database, config };
 }

@@ -208,7 +208,9 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     'get_binding tier 1': '',
   };
   // Deno: spawn → Deno.serve → first answer (a local libSQL file through npm:@libsql/client).
-  const denoBin = join(ROOT, 'node_modules', '.bin', 'deno');
+  const { denoBinary } = await import('../tests/adapters/targets');
+  const denoBin = denoBinary();
+  if (!denoBin) throw new Error('deno is not installed (bun add -d deno)');
   const denoDb = `file:${join(dir, 'deno.db')}`;
   for (const what of Object.keys(bodies) as (keyof typeof bodies)[]) {
     const port = freePort();

@@ -8,6 +8,8 @@ export class BinderyError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    /** What to do next, when the code's generic advice would mislead. */
+    readonly next?: string,
   ) {
     super(message);
     this.name = 'BinderyError';
@@ -39,7 +41,7 @@ export function toErrorResult(err: unknown, log?: (msg: string, extra?: unknown)
   if (!known) log?.('internal error in tool handler', err);
   const code: ErrorCode = known ? err.code : 'INTERNAL';
   const message = known ? err.message : 'An internal error occurred; nothing was written.';
-  const text = `Error ${code}: ${message}\n${NEXT_STEP[code]}\n`;
+  const text = `Error ${code}: ${message}\n${(known && err.next) || NEXT_STEP[code]}\n`;
   return {
     isError: true,
     code,

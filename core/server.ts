@@ -1,4 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config';
 import type { BinderyDeps, Caller, ToolContext } from './context';
@@ -29,6 +31,13 @@ const INSTRUCTIONS =
   'Bindery keeps knowledge as bindings (Markdown documents with versions). Every result states its token cost. ' +
   'Search at tier "1", preview at "1.5", read at "2" only what you need; pass maxTokens to cap any answer. Call help for the workflow.';
 
+/**
+ * One JSON Schema validator for every server, made on first use: the SDK would otherwise build an
+ * Ajv instance per server, i.e. per request on stateless HTTP and the edge, and Bindery never elicits.
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+
 /** Builds the MCP server for one session (stdio: once; stateless HTTP and edge: per request). */
 export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): McpServer {
   const registry = createRegistry();
@@ -39,7 +48,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   const observe: ToolRunObserver = extra ? (tool, figures) => (profiler.observe(tool, figures), extra(tool, figures)) : profiler.observe;
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
   );
   const server = mcp.server;
   const log = deps.log ?? { info() {}, warn() {}, error() {} };

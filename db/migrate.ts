@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { migrations } from './migrations/bundle';
 import type { BinderyDb } from './types';
+import { alignSearchIndex } from './store/fts';
 
 const LEDGER = '__bindery_migrations';
 
@@ -18,6 +19,8 @@ export async function migrate(db: BinderyDb): Promise<string[]> {
     await db.batch(statements as unknown as Parameters<BinderyDb['batch']>[0]);
     applied.push(m.tag);
   }
+  // Data upkeep that a SQL migration cannot express idempotently across databases indexed before it.
+  await alignSearchIndex(db);
   return applied;
 }
 

@@ -263,3 +263,48 @@ describe('tier-2 paging over the response cap', () => {
     expect(await err(client, 'get_binding', { id: a.binding.id, tier: '1', cursor })).toContain('cursor');
   });
 });
+
+describe('search index stays in step with writes', () => {
+  let world: TestWorld;
+  let client: Client;
+  beforeAll(async () => {
+    world = await createTestWorld();
+    client = await world.connect('indexer');
+  });
+  afterAll(() => world.close());
+
+  const names = async (query: string) => (await ok(client, 'search_bindings', { query })).results.map((r: { name: string }) => r.name).sort();
+
+  test('updates replace the indexed text, deletes remove it, neighbours are untouched', async () => {
+    const a = await ok(client, 'create_binding', { name: 'Alpha', content: 'about pelicans', summary: 'Alpha.' });
+    await ok(client, 'create_binding', { name: 'Beta', content: 'about pelicans and herons', summary: 'Beta.' });
+    await ok(client, 'create_binding', { name: 'Gamma', content: 'about herons', summary: 'Gamma.' });
+    expect(await names('pelicans')).toEqual(['Alpha', 'Beta']);
+    await ok(client, 'update_binding', { id: a.binding.id, content: 'about flamingos' });
+    expect(await names('pelicans')).toEqual(['Beta']);
+    expect(await names('flamingos')).toEqual(['Alpha']);
+    expect(await names('herons')).toEqual(['Beta', 'Gamma']);
+    await ok(client, 'delete_binding', { id: a.binding.id });
+    expect(await names('flamingos')).toEqual([]);
+    expect(await names('herons')).toEqual(['Beta', 'Gamma']);
+    // Name, summary and key points are indexed too.
+    await ok(client, 'create_binding', { name: 'Delta', content: 'x', summary: 'Mentions cormorants.', keyPoints: ['and storks'] });
+    expect(await names('cormorants')).toEqual(['Delta']);
+    expect(await names('storks')).toEqual(['Delta']);
+  });
+
+  test('an index written with unaligned rowids (older databases) is rebuilt once by alignSearchIndex', async () => {
+    const { alignSearchIndex } = await import('../db/store/fts');
+    // Simulate an old database: the index rows get rowids unrelated to the bindings' rowids.
+    await world.db.run(sql`CREATE TEMP TABLE old_fts AS SELECT binding_id, name, summary, key_points, content FROM bindings_fts`);
+    await world.db.run(sql`DELETE FROM bindings_fts`);
+    await world.db.run(sql`INSERT INTO bindings_fts (rowid, binding_id, name, summary, key_points, content) SELECT 1000 + rowid, * FROM old_fts`);
+    await world.db.run(sql`DELETE FROM settings WHERE key = 'fts_rowid_aligned'`);
+    expect(await names('herons')).toEqual([]);
+    expect(await alignSearchIndex(world.db)).toBe(true);
+    expect(await alignSearchIndex(world.db)).toBe(false);
+    expect(await names('herons')).toEqual(['Beta', 'Gamma']);
+    expect(await names('storks')).toEqual(['Delta']);
+    expect(await names('flamingos')).toEqual([]);
+  });
+});

@@ -225,13 +225,29 @@ describe('runtime profiler', () => {
 
 describe('search scoring', () => {
   test('aliases find the right tool', () => {
-    for (const [q, tool] of [
+    const cases: [string, string][] = [
       ['bug note', 'create_binding'],
       ['remember this', 'create_binding'],
       ['get_version', 'get_version'],
       ['delete binding', 'delete_binding'],
-    ]) {
-      expect(scoreTools(q!, registry.all)[0]?.tool.name).toBe(tool!);
+      ['edit a note', 'update_binding'],
+      ['old version of a document', 'get_version'],
+      ['read several bindings at once', 'get_bindings'],
+      ['what tools are loaded', 'get_active_toolset'],
+      ['token cost of every tool', 'list_available_tools'],
+      // Tools of the other categories, checked once they are registered.
+      ['set context budget', 'get_set_context'],
+      ['add a binding to a set', 'edit_set_items'],
+      ['share a binding with a colleague', 'create_share'],
+      ['stop sharing', 'revoke_share'],
+      ['comment on a binding', 'add_comment'],
+      ['make a new team space', 'create_space'],
+      ['who am I', 'whoami'],
+      ['how does bindery work', 'help'],
+    ];
+    const real = registry.all.filter((t) => t.category !== 'proxy');
+    for (const [q, tool] of cases.filter(([, t]) => registry.get(t))) {
+      expect(`${q} → ${scoreTools(q, real)[0]?.tool.name}`).toBe(`${q} → ${tool}`);
     }
   });
 

@@ -436,6 +436,26 @@ describe('REST /api', () => {
     expect((await fetch(`${url}/api/bindings/${binding.id}`, { headers: auth() })).status).toBe(404);
   });
 
+  test('sets: list and read what is shared, create with items, a revoked set share is 404', async () => {
+    const list = (await (await fetch(`${url}/api/sets`, { headers: auth() })).json()) as { results: { id: string }[] };
+    expect(list.results.map((r) => r.id)).toContain('set_live000000000000');
+    expect(list.results.map((r) => r.id)).not.toContain('set_dead000000000000');
+    const live = (await (await fetch(`${url}/api/sets/set_live000000000000?tier=2`, { headers: auth() })).json()) as { set: { items: { id: string; content: string }[] } };
+    expect(live.set.items.map((i) => i.id)).toEqual([ids.inSet!]);
+    expect(live.set.items[0]!.content).toContain('Shared through a live set share.');
+    expect((await fetch(`${url}/api/sets/set_dead000000000000`, { headers: auth() })).status).toBe(404);
+    const mine = (await ok(alice, 'list_bindings', { limit: 1 })).results[0].id as string;
+    const created = await fetch(`${url}/api/sets`, { method: 'POST', headers: auth(), body: JSON.stringify({ name: 'REST set', bindingIds: [mine] }) });
+    expect(created.status).toBe(201);
+    const { set } = (await created.json()) as { set: { id: string; space: string } };
+    expect(set.space).toBe('@alice');
+    const read = (await (await fetch(`${url}/api/sets/${set.id}`, { headers: auth() })).json()) as { set: { items: { id: string; content?: string }[] } };
+    expect(read.set.items.map((i) => i.id)).toEqual([mine]);
+    expect(read.set.items[0]!.content).toBeUndefined();
+    const foreign = await fetch(`${url}/api/sets`, { method: 'POST', headers: auth(), body: JSON.stringify({ name: 'Steal', bindingIds: [seed.bobPrivate.id] }) });
+    expect(foreign.status).toBe(404);
+  });
+
   test("bad input names the field; someone else's binding cannot be changed", async () => {
     const bad = await fetch(`${url}/api/bindings`, { method: 'POST', headers: auth(), body: JSON.stringify({ name: 'x', content: 'y', summary: 's'.repeat(601) }) });
     expect(bad.status).toBe(400);

@@ -71,11 +71,11 @@ export async function listRemoteTools(transport: Transport, opts: ListOptions): 
   };
   client.onclose = () => {
     closed = true;
-    fail(new MeasureError(`${opts.label} exited before it finished answering (initialize and tools/list).${notMcp()}${tail()}`));
+    // Give its last stderr lines a moment to arrive: they usually say why it stopped.
+    setTimeout(() => fail(new MeasureError(`${opts.label} exited before it finished answering (initialize and tools/list).${notMcp()}${tail()}`)), 50);
   };
   const seconds = Math.round(opts.timeoutMs / 100) / 10;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  timer = setTimeout(
+  const timer = setTimeout(
     () => fail(new MeasureError(`${opts.label} did not answer within ${seconds} s (initialize and tools/list); is it an MCP server speaking stdio?${notMcp()}${tail()}`)),
     opts.timeoutMs,
   );
@@ -85,7 +85,10 @@ export async function listRemoteTools(transport: Transport, opts: ListOptions): 
     } catch (e) {
       if (e instanceof MeasureError) throw e;
       const msg = e instanceof Error ? e.message : String(e);
-      if (closed) throw new MeasureError(`${opts.label} exited before answering initialize.${notMcp()}${tail()}`);
+      if (closed) {
+        await new Promise((r) => setTimeout(r, 50)); // its last stderr lines
+        throw new MeasureError(`${opts.label} exited before answering initialize.${notMcp()}${tail()}`);
+      }
       throw new MeasureError(`${opts.label} did not complete the MCP handshake (initialize): ${msg}.${notMcp()}${tail()}`);
     }
     const info = client.getServerVersion();

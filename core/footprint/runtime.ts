@@ -31,6 +31,8 @@ interface ToolStats {
   samples: number[];
   ms: number[];
   next: number;
+  /** Sorted copies, rebuilt only after new samples (list_available_tools reads them on every call). */
+  sorted?: { tokens: number[]; ms: number[] };
 }
 
 /**
@@ -56,13 +58,15 @@ export class RuntimeProfiler {
     s.samples[s.next] = f.tokens;
     s.ms[s.next] = f.ms;
     s.next = (s.next + 1) % SAMPLE_WINDOW;
+    s.sorted = undefined;
   };
 
   /** Figures for one tool, or null when it has not answered in this process. */
   figures(tool: string, thresholds: RiskThresholds): RuntimeFigures | null {
     const s = this.stats.get(tool);
     if (!s) return null;
-    const sorted = [...s.samples].sort((a, b) => a - b);
+    s.sorted ??= { tokens: [...s.samples].sort((a, b) => a - b), ms: [...s.ms].sort((a, b) => a - b) };
+    const sorted = s.sorted.tokens;
     const total = s.data + s.overhead;
     return {
       count: s.count,
@@ -74,7 +78,7 @@ export class RuntimeProfiler {
       overheadTokens: s.overhead,
       overheadRatio: total ? Math.round((s.overhead / total) * 1000) / 1000 : 0,
       observedRisk: classifyRisk(s.max, thresholds),
-      p50Ms: quantile([...s.ms].sort((a, b) => a - b), 0.5),
+      p50Ms: quantile(s.sorted.ms, 0.5),
     };
   }
 

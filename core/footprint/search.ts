@@ -2,6 +2,8 @@ import type { AnyTool } from '../tools/define';
 
 /** Score weights: exact name > word in name > word in description or aliases > category (issue 4). */
 export const WEIGHTS = { exactName: 100, nameWord: 10, aliasPhrase: 6, textWord: 3, category: 2 } as const;
+/** A near match (one word a short extension of the other) scores this share of an exact one. */
+const NEAR = 0.8;
 
 const STOPWORDS = new Set(
   'a an and are as at be by can do for from get i in is it me my of on or please show some that the this to up use want what with you your'.split(' '),
@@ -14,15 +16,34 @@ export function words(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem);
 }
 
+function content(ws: string[]): string[] {
+  return ws.filter((w) => !STOPWORDS.has(w));
+}
+
 function stem(w: string): string {
   return w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
+}
+
+const ENDINGS = new Set(['d', 'ed', 'er', 'es', 'ing', 'set']);
+/** "load"/"loaded", "tool"/"toolset", "share"/"shared": the longer is the shorter (≥ 4 letters) plus a common ending. */
+function near(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short) && ENDINGS.has(long.slice(short.length));
+}
+
+/** Exact hit, near hit or none, as a share of the weight. */
+function hit(word: string, set: Set<string>): number {
+  if (set.has(word)) return 1;
+  for (const w of set) if (near(word, w)) return NEAR;
+  return 0;
 }
 
 interface Indexed {
   tool: AnyTool;
   nameWords: Set<string>;
   textWords: Set<string>;
-  aliasPhrases: string[];
+  /** Each alias as words, in full and without stop words ("edit a note" matches "edit note"). */
+  aliasPhrases: { full: string; core: string }[];
   category: string;
 }
 
@@ -36,7 +57,9 @@ function indexed(tool: AnyTool): Indexed {
       tool,
       nameWords: new Set(words(tool.name.replace(/_/g, ' '))),
       textWords: new Set([...words(tool.title), ...words(tool.description), ...aliases.flatMap(words)]),
-      aliasPhrases: aliases.map((a) => words(a).join(' ')).filter(Boolean),
+      aliasPhrases: aliases
+        .map((a) => ({ full: words(a).join(' '), core: content(words(a)).join(' ') }))
+        .filter((a) => a.full.includes(' ')),
       category: stem(tool.category),
     };
     indexCache.set(tool, ix);
@@ -51,19 +74,24 @@ export interface ToolMatch {
 
 /** Scores every tool against a free-text query; returns those that match, best first (ties keep registry order). */
 export function scoreTools(query: string, tools: readonly AnyTool[]): ToolMatch[] {
-  const q = [...new Set(words(query).filter((w) => !STOPWORDS.has(w)))].slice(0, MAX_WORDS);
-  const phrase = words(query).join(' ');
+  const all = words(query);
+  const q = [...new Set(content(all))].slice(0, MAX_WORDS);
+  const phrase = ` ${all.join(' ')} `;
+  const corePhrase = ` ${content(all).join(' ')} `;
   const asName = query.trim().toLowerCase().replace(/[\s-]+/g, '_');
   const out: ToolMatch[] = [];
   tools.forEach((tool) => {
     const ix = indexed(tool);
     let score = asName === tool.name ? WEIGHTS.exactName : 0;
     for (const w of q) {
-      if (ix.nameWords.has(w)) score += WEIGHTS.nameWord;
-      else if (ix.textWords.has(w)) score += WEIGHTS.textWord;
-      if (w === ix.category) score += WEIGHTS.category;
+      const inName = hit(w, ix.nameWords);
+      if (inName) score += inName * WEIGHTS.nameWord;
+      else score += hit(w, ix.textWords) * WEIGHTS.textWord;
+      if (w === ix.category || near(w, ix.category)) score += WEIGHTS.category;
     }
-    for (const a of ix.aliasPhrases) if (a.includes(' ') && ` ${phrase} `.includes(` ${a} `)) score += WEIGHTS.aliasPhrase;
+    for (const a of ix.aliasPhrases) {
+      if (phrase.includes(` ${a.full} `) || (a.core.includes(' ') && corePhrase.includes(` ${a.core} `))) score += WEIGHTS.aliasPhrase;
+    }
     if (score > 0) out.push({ tool, score });
   });
   return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.score - a.m.score || a.i - b.i).map(({ m }) => m);

@@ -37,10 +37,25 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 const DUMMY_HASH = '0'.repeat(64);
 
+/**
+ * SHA-256 of recently seen keys (Web Crypto's digest is a measurable share of a cheap request).
+ * Only the hashing is memoised: every request still checks the key's row, so revocation is immediate.
+ */
+const hashes = new Map<string, string>();
+async function keyHash(key: string): Promise<string> {
+  let hash = hashes.get(key);
+  if (hash === undefined) {
+    hash = await sha256Hex(key);
+    if (hashes.size >= 1024) hashes.clear();
+    hashes.set(key, hash);
+  }
+  return hash;
+}
+
 /** The caller a bearer key stands for, or undefined for a malformed, unknown or revoked key. */
 export async function callerForKey(db: BinderyDb, key: string): Promise<Caller | undefined> {
   const m = KEY_RE.exec(key);
-  const hash = await sha256Hex(key);
+  const hash = m ? await keyHash(key) : await sha256Hex(key);
   const row = m ? await liveApiKey(db, `key_${m[1]}`) : undefined;
   const match = constantTimeEqual(hash, row?.keyHash ?? DUMMY_HASH);
   return row && match ? { id: row.userId, handle: row.handle } : undefined;

@@ -4,11 +4,12 @@ import type { BindingVersionRow } from '../../db/store/bindings';
 import { tierObject, type Tier } from '../budget/tier';
 import type { BinderyDeps, Caller, Provenance } from '../context';
 import { paginate, readCursor } from '../cursor';
-import { BinderyError, fail } from '../errors';
+import { fail } from '../errors';
 import { createBinding, deleteBinding, readBinding, resolveSpace, updateBinding, type CoreDeps } from '../services/bindings';
-import { formatIssues } from '../tools/format-issues';
 import { content, keyPoints, name, spaceRef, summary, tierSchema } from '../tools/schema';
 import { errorResponse, json } from './responses';
+import { handleSets } from './rest-sets';
+import { parseInput } from './validate';
 
 /** REST writes are made by people and scripts (CONTRACT §3). */
 const HUMAN: Provenance = { source: 'human', model: null };
@@ -30,14 +31,7 @@ const listQuery = z.strictObject({
 });
 const readQuery = z.strictObject({ tier: tierSchema.default('1'), version: z.coerce.number().int().min(1).optional() });
 
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const { field, message } = formatIssues(parsed.error as z.ZodError);
-    throw new BinderyError('INVALID_INPUT', message, field);
-  }
-  return parsed.data;
-}
+const parse = parseInput;
 
 function view(row: BindingVersionRow, tier: Tier, deps: CoreDeps) {
   return tierObject(row, tier, deps.config.publicUrl, tier === '2' ? row.content : undefined);
@@ -65,7 +59,7 @@ async function list(deps: CoreDeps, caller: Caller, query: z.output<typeof listQ
 
 /**
  * `/api/…` for people and scripts: bindings (list, search with `q`, create, read at a tier, update,
- * delete) and `/api/me`. Errors use the core's typed errors mapped to HTTP statuses.
+ * delete), sets (list, create, read) and `/api/me`. Errors are the core's typed errors as HTTP statuses.
  */
 export async function handleRest(deps: BinderyDeps, caller: Caller, request: Request, url: URL, body: unknown): Promise<Response> {
   const core: CoreDeps = { ...deps, now: deps.clock ?? (() => Date.now()) };
@@ -74,6 +68,7 @@ export async function handleRest(deps: BinderyDeps, caller: Caller, request: Req
   const method = request.method;
   try {
     if (parts[0] === 'me' && parts.length === 1 && method === 'GET') return json({ id: caller.id, handle: caller.handle });
+    if (parts[0] === 'sets' && parts.length <= 2) return await handleSets(core, caller, method, parts[1], query, body);
     if (parts[0] !== 'bindings' || parts.length > 2) return json({ error: { code: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` } }, 404);
     const id = parts[1];
     if (!id && method === 'GET') return json(await list(core, caller, parse(listQuery, query)));

@@ -1,8 +1,9 @@
 import type { Caller, Provenance } from '../context';
-import { fail } from '../errors';
+import { BinderyError, fail } from '../errors';
 import { newId } from '../ids';
 import type { TokenCounter } from '../tokens/counter';
-import { canComment, getComment, insertComment, softDeleteComment, type CommentListRow } from '../../db/store/comments';
+import { canComment, commentBodies, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments';
+import { getSetting, putSetting } from '../../db/store/settings';
 import { readBinding, type CoreDeps } from './bindings';
 
 /** The comment body as a response shows it: trimmed, ending with one newline (its stored count is of this). */
@@ -43,16 +44,40 @@ export async function addComment(
 /** Deletes a comment: its author or the binding's space owner may; others who can read it are FORBIDDEN. */
 export async function deleteComment(deps: CoreDeps, caller: Caller, id: string): Promise<CommentListRow> {
   const comment = await getComment(deps.db, id);
-  if (!comment) throw fail.notFound('comment', id);
+  if (!comment) throw commentNotFound(id);
   let binding;
   try {
     binding = await readBinding(deps, caller, comment.bindingId);
   } catch {
-    throw fail.notFound('comment', id);
+    throw commentNotFound(id);
   }
   if (comment.authorId !== caller.id && binding.spaceOwnerId !== caller.id) {
     throw fail.forbidden(`comment ${id} is not yours; only its author or the owner of @${binding.spaceSlug} can delete it`);
   }
-  if (!(await softDeleteComment(deps.db, id, deps.now()))) throw fail.notFound('comment', id);
+  if (!(await softDeleteComment(deps.db, id, deps.now()))) throw commentNotFound(id);
   return comment;
+}
+
+/**
+ * Recounts stored comment tokens when the tokenizer changed since they were counted (here, once, at
+ * start-up, never on reads). Returns how many comments were recounted.
+ */
+export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
+  const key = deps.config.tokenizer;
+  const stored = await getSetting(deps.db, 'comment_count_key');
+  if (stored === key) return 0;
+  await deps.tokens.load();
+  let done = 0;
+  for (let offset = 0; ; offset += 200) {
+    const rows = await commentBodies(deps.db, offset, 200);
+    if (rows.length === 0) break;
+    await setCommentCounts(deps.db, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body)) })));
+    done += rows.length;
+  }
+  await putSetting(deps.db, 'comment_count_key', key);
+  return done;
+}
+
+function commentNotFound(id: string): BinderyError {
+  return new BinderyError('NOT_FOUND', fail.notFound('comment', id).message, 'id', 'list_comments {id: <binding id>} shows the comments you can see.');
 }

@@ -143,7 +143,7 @@ export function parseMarkdownDoc(text: string, fileName: string): ImportedDoc {
 
   const titleHeading = headings[0];
   const baseName = fileName.replace(/^.*\//, '').replace(/\.md$/i, '');
-  const name = cutAtWord(fmString(fm.title) ?? titleHeading?.text ?? baseName, MAX_NAME);
+  const name = cutAtWord(fmString(fm.title) ?? titleHeading?.text ?? (baseName.trim() || 'Untitled'), MAX_NAME);
 
   let summary = fmString(fm.summary) ?? fmString(fm.description);
   if (summary === undefined) {

@@ -21,7 +21,6 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
   const key = renderKey(deps);
   const stored = await getSetting(deps.db, 'render_key');
   if (stored === key) return 0;
-  await deps.tokens.load();
   let done = 0;
   for (let offset = 0; ; offset += 200) {
     const rows = await deps.db
@@ -34,6 +33,8 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
       .offset(offset)
       .all();
     if (rows.length === 0) break;
+    // Loaded only when there is something to recount: a fresh database starts without it.
+    await deps.tokens.load();
     const updates = rows.map(({ v, spaceSlug, bindingSlug }) => {
       const contentTokenCount = deps.tokens.count(v.content);
       const summaryTokenCount = deps.tokens.count(v.summary);

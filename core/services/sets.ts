@@ -18,11 +18,13 @@ import { applyItemEdits, type ItemEdits } from './set-edits';
 
 /** A set holds at most this many items: enough for any curated context, small enough to pack in one call. */
 export const MAX_SET_ITEMS = 500;
+/** Edits that lose a race against another edit of the same set are re-applied on top of it, up to this often. */
+const EDIT_ATTEMPTS = 30;
 
 /** A live set the caller may read, or NOT_FOUND (same text whether missing or private). */
 export async function readSet(deps: CoreDeps, caller: Caller, id: string): Promise<SetWithSpace> {
   const set = await readableSet(deps.db, caller.id, id);
-  if (!set) throw fail.notFound('set', id);
+  if (!set) throw new BinderyError('NOT_FOUND', fail.notFound('set', id).message, 'id', 'list_sets shows the sets you can read.');
   return set;
 }
 
@@ -146,12 +148,14 @@ export async function deleteSet(deps: CoreDeps, caller: Caller, id: string): Pro
  */
 export async function editSetItems(deps: CoreDeps, caller: Caller, id: string, edits: ItemEdits) {
   await checkAdditions(deps, caller, (edits.add ?? []).map((a, i) => ({ bindingId: a.bindingId, version: a.version, field: `add.${i}.bindingId` })));
-  for (let attempt = 0; attempt < 8; attempt++) {
+  for (let attempt = 0; attempt < EDIT_ATTEMPTS; attempt++) {
+    // Writers that lost a race back off a little, at random, so they do not collide again in step.
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
     const set = await writableSet(deps, caller, id);
     const before = (await setItemRows(deps.db, caller.id, id)).map(({ bindingId, pinnedVersion }) => ({ bindingId, pinnedVersion }));
     const after = applyItemEdits(before, edits);
     if (after.length > MAX_SET_ITEMS) throw fail.tooLarge('add', `would make ${after.length} items; a set holds at most ${MAX_SET_ITEMS}`);
     if (await replaceSetItems(deps.db, id, set.revision, after, deps.now())) return { set: await readSet(deps, caller, id), before: before.length, after: after.length };
   }
-  throw fail.conflict('id', `set ${id} is being edited by many writers at once; retry`);
+  throw new BinderyError('CONFLICT', `id: set ${id} is being edited by many writers at once; nothing was written`, 'id', 'Call edit_set_items again.');
 }

@@ -51,7 +51,9 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
   if (input.user) {
     const handle = input.user.replace(/^@/, '');
     const grantee = await findUserByHandle(deps.db, handle);
-    if (!grantee) throw new BinderyError('NOT_FOUND', `user: no user with handle "${handle}" (a user exists once they have used Bindery); nothing was shared`, 'user');
+    if (!grantee) {
+      throw new BinderyError('NOT_FOUND', `user: no user with handle "${handle}" (a user exists once they have used Bindery); nothing was shared`, 'user', 'Check the handle with the person; whoami shows a user their handle.');
+    }
     if (grantee.id === caller.id) throw fail.invalid('user', `"${handle}" is you; you already own ${target.label}`);
     granteeId = grantee.id;
   }
@@ -74,10 +76,10 @@ export async function revokeShare(deps: CoreDeps, caller: Caller, id: string): P
   const share = await getShare(deps.db, id);
   const ownsTarget = share ? await targetOwnedBy(deps, caller, share) : false;
   const mayRevoke = !!share && (share.createdBy === caller.id || ownsTarget);
-  if (!share || (!mayRevoke && share.granteeId !== caller.id)) throw fail.notFound('share', id);
+  if (!share || (!mayRevoke && share.granteeId !== caller.id)) throw new BinderyError('NOT_FOUND', fail.notFound('share', id).message, 'id', 'list_shares shows the shares you made or were given.');
   if (!mayRevoke) throw fail.forbidden(`share ${id} was given to you; only its owner can revoke it`);
   if (share.revokedAt !== null || !(await revokeShareRow(deps.db, id, deps.now()))) {
-    throw fail.conflict('id', `share ${id} is already revoked; nothing changed`);
+    throw new BinderyError('CONFLICT', `id: share ${id} is already revoked; nothing changed`, 'id', 'Nothing to do: that access has already ended. list_shares shows the live shares.');
   }
   return (await getShare(deps.db, id))!;
 }

@@ -1,5 +1,5 @@
 import type { Caller } from '../context';
-import { fail } from '../errors';
+import { BinderyError, fail } from '../errors';
 import { newId } from '../ids';
 import { insertSpace } from '../../db/store/spaces';
 import { findSpace, type SpaceRow } from '../../db/store/users';
@@ -26,7 +26,7 @@ export async function createSpace(
     personal: false,
     createdAt: deps.now(),
   });
-  if (!inserted) throw fail.conflict('slug', `@${slug} is taken; choose another slug`);
+  if (!inserted) throw new BinderyError('CONFLICT', `slug: @${slug} is taken; choose another slug`, 'slug', 'Call create_space again with another slug; list_spaces shows yours.');
   const space = await findSpace(deps.db, id);
   if (!space) throw new Error('space vanished right after insert');
   return space;

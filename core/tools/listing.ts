@@ -7,7 +7,24 @@ const cache = new WeakMap<AnyTool, Tool>();
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   const out = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete out.$schema;
-  return out as Tool['inputSchema'];
+  return trim(out, io === 'output') as Tool['inputSchema'];
+}
+
+/**
+ * Drops what costs tokens and tells a client nothing: zod's ±MAX_SAFE_INTEGER bounds on `.int()`,
+ * and (in output schemas, which describe what the server sends) `additionalProperties: false`.
+ * Input schemas keep `additionalProperties: false`: unknown arguments are refused by name.
+ */
+function trim(node: unknown, output: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => trim(n, output));
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    if (output && key === 'additionalProperties' && value === false) continue;
+    out[key] = trim(value, output);
+  }
+  return out;
 }
 
 /** Exactly what `tools/list` sends for a tool (computed once per definition). */

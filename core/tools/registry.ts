@@ -17,6 +17,16 @@ import { updateSetTool } from './set/update_set';
 import { deleteSetTool } from './set/delete_set';
 import { editSetItemsTool } from './set/edit_set_items';
 import { getSetContextTool } from './set/get_set_context';
+import { listSpacesTool } from './space/list_spaces';
+import { createSpaceTool } from './space/create_space';
+import { createShareTool } from './share/create_share';
+import { listSharesTool } from './share/list_shares';
+import { revokeShareTool } from './share/revoke_share';
+import { addCommentTool } from './comment/add_comment';
+import { listCommentsTool } from './comment/list_comments';
+import { deleteCommentTool } from './comment/delete_comment';
+import { helpTool } from './utility/help';
+import { whoamiTool } from './utility/whoami';
 // -- end issue 3 imports --
 // -- issue 4 imports (search_tools, list_available_tools, get_active_toolset, proxy tools) --
 import { searchToolsTool } from './utility/search_tools';
@@ -45,6 +55,16 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   deleteSetTool,
   editSetItemsTool,
   getSetContextTool,
+  listSpacesTool,
+  createSpaceTool,
+  createShareTool,
+  listSharesTool,
+  revokeShareTool,
+  addCommentTool,
+  listCommentsTool,
+  deleteCommentTool,
+  helpTool,
+  whoamiTool,
   // -- end issue 3 tools --
   // -- issue 4 tools --
   searchToolsTool,

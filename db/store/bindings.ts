@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
 import type { BinderyDb } from '../types';
 import { canReadBindingSql } from './access';
+import { ftsDelete, ftsInsert } from './fts';
 
 export type VersionInsert = typeof versionsTable.$inferInsert;
 export type BindingInsert = typeof bindingsTable.$inferInsert;
@@ -111,15 +112,9 @@ export async function versionContent(db: BinderyDb, bindingId: string, number: n
   return row?.content;
 }
 
-function ftsRow(db: BinderyDb, bindingId: string, v: VersionInsert) {
-  return db.run(
-    sql`INSERT INTO bindings_fts (binding_id, name, summary, key_points, content) VALUES (${bindingId}, ${v.name}, ${v.summary}, ${(v.keyPoints ?? []).join('\n')}, ${v.content})`,
-  );
-}
-
 /** Creates a binding and its version 1, indexed for search, in one atomic batch. */
 export async function insertBinding(db: BinderyDb, binding: BindingInsert, version: VersionInsert): Promise<void> {
-  await db.batch([db.insert(bindingsTable).values(binding), db.insert(versionsTable).values(version), ftsRow(db, binding.id, version)]);
+  await db.batch([db.insert(bindingsTable).values(binding), db.insert(versionsTable).values(version), ftsInsert(db, binding.id, version)]);
 }
 
 /**
@@ -135,8 +130,8 @@ export async function appendVersion(db: BinderyDb, bindingId: string, version: V
         .update(bindingsTable)
         .set({ currentVersion: version.number, updatedAt: now })
         .where(and(eq(bindingsTable.id, bindingId), eq(bindingsTable.currentVersion, version.number - 1))),
-      db.run(sql`DELETE FROM bindings_fts WHERE binding_id = ${bindingId}`),
-      ftsRow(db, bindingId, version),
+      ftsDelete(db, bindingId),
+      ftsInsert(db, bindingId, version),
     ]);
     return true;
   } catch (err) {
@@ -149,7 +144,7 @@ export async function appendVersion(db: BinderyDb, bindingId: string, version: V
 export async function softDeleteBinding(db: BinderyDb, bindingId: string, now: number): Promise<void> {
   await db.batch([
     db.update(bindingsTable).set({ deletedAt: now, updatedAt: now }).where(eq(bindingsTable.id, bindingId)),
-    db.run(sql`DELETE FROM bindings_fts WHERE binding_id = ${bindingId}`),
+    ftsDelete(db, bindingId),
   ]);
 }
 

@@ -26,7 +26,9 @@ const select = sql`SELECT comments.id AS id, comments.binding_id AS bindingId, c
 
 /** A live comment by id. */
 export async function getComment(db: BinderyDb, id: string): Promise<CommentListRow | undefined> {
-  return db.get<CommentListRow>(sql`${select} WHERE comments.id = ${id} AND comments.deleted_at IS NULL`);
+  // db.all, not db.get: drizzle's raw get() throws on an empty result instead of returning undefined.
+  const rows = await db.all<CommentListRow>(sql`${select} WHERE comments.id = ${id} AND comments.deleted_at IS NULL`);
+  return rows[0];
 }
 
 /** Live comments on a binding (optionally on one version), oldest first, paged. */
@@ -45,4 +47,17 @@ export async function softDeleteComment(db: BinderyDb, id: string, now: number):
     .where(and(eq(commentsTable.id, id), isNull(commentsTable.deletedAt)))
     .returning({ id: commentsTable.id });
   return rows.length > 0;
+}
+
+/** Comment bodies in id order, for recounting. */
+export async function commentBodies(db: BinderyDb, offset: number, limit: number) {
+  return db.select({ id: commentsTable.id, body: commentsTable.body }).from(commentsTable).orderBy(commentsTable.id).limit(limit).offset(offset).all();
+}
+
+/** Stores recounted body tokens in one batch. */
+export async function setCommentCounts(db: BinderyDb, counts: { id: string; tokens: number }[]): Promise<void> {
+  if (counts.length === 0) return;
+  await db.batch(
+    counts.map((c) => db.update(commentsTable).set({ bodyTokenCount: c.tokens }).where(eq(commentsTable.id, c.id))) as unknown as Parameters<BinderyDb['batch']>[0],
+  );
 }

@@ -52,7 +52,9 @@ const setSelect = sql`SELECT sets.id AS id, sets.space_id AS spaceId, sets.name 
 
 /** A live set the user may read; missing, deleted and unreadable sets all come back undefined. */
 export async function readableSet(db: BinderyDb, userId: string, setId: string): Promise<SetWithSpace | undefined> {
-  return db.get<SetWithSpace>(sql`${setSelect} WHERE sets.id = ${setId} AND sets.deleted_at IS NULL AND ${canReadSetSql(userId)}`);
+  // db.all, not db.get: drizzle's raw get() throws on an empty result instead of returning undefined.
+  const rows = await db.all<SetWithSpace>(sql`${setSelect} WHERE sets.id = ${setId} AND sets.deleted_at IS NULL AND ${canReadSetSql(userId)}`);
+  return rows[0];
 }
 
 /** Every item of a set in position order, each with the version it shows and whether the user may read it. */

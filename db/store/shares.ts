@@ -64,7 +64,8 @@ function mapRow(r: Record<string, unknown>): ShareListRow {
 
 /** One share by id, live or revoked. */
 export async function getShare(db: BinderyDb, id: string): Promise<ShareListRow | undefined> {
-  const row = await db.get<Record<string, unknown>>(sql`${listSelect} WHERE shares.id = ${id}`);
+  // db.all, not db.get: drizzle's raw get() throws on an empty result instead of returning undefined.
+  const [row] = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE shares.id = ${id}`);
   return row ? mapRow(row) : undefined;
 }
 

@@ -16,7 +16,15 @@ import type { BinderyDb } from '../../db/types';
 import { testCounter } from '../helpers';
 
 export const ROOT = join(import.meta.dir, '..', '..');
-export const DENO_BIN = join(ROOT, 'node_modules', '.bin', 'deno');
+/**
+ * The Deno executable the `deno` npm package ships (its platform package, or the copy its launcher
+ * makes). Spawned directly: node_modules/.bin/deno is a Node launcher, and killing it would orphan Deno.
+ */
+export function denoBinary(): string | undefined {
+  const target = `${process.platform}-${process.arch === 'arm64' ? 'arm64' : 'x64'}${process.platform === 'linux' ? '-glibc' : ''}`;
+  const exe = process.platform === 'win32' ? 'deno.exe' : 'deno';
+  return [join(ROOT, 'node_modules', 'deno', exe), join(ROOT, 'node_modules', '@deno', target, exe)].find((p) => existsSync(p));
+}
 
 export interface Seed {
   aliceKey: string;
@@ -222,8 +230,9 @@ export async function remoteEdgeTarget(): Promise<Target> {
 
 /** Why Deno cannot run here, or undefined when it can. */
 export function denoUnavailable(): string | undefined {
-  if (!existsSync(DENO_BIN)) return `${DENO_BIN} is missing (bun add -d deno)`;
-  const r = Bun.spawnSync([DENO_BIN, '--version']);
+  const bin = denoBinary();
+  if (!bin) return 'the deno npm package (and its @deno/<platform> binary) is not installed (bun add -d deno)';
+  const r = Bun.spawnSync([bin, '--version']);
   return r.exitCode === 0 ? undefined : `deno --version failed: ${r.stderr.toString().slice(0, 200)}`;
 }
 
@@ -232,7 +241,7 @@ export async function denoTarget(): Promise<Target> {
   const url = `http://127.0.0.1:${port}`;
   const { dir, dbUrl, seed } = await seededFile(url);
   const env = { ...baseEnv(dbUrl, url, port), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
-  return spawnServer('deno-edge', [DENO_BIN, 'run', '-A', '--no-lock', 'adapters/deno.ts'], env, url, seed, dir);
+  return spawnServer('deno-edge', [denoBinary()!, 'run', '-A', '--no-lock', 'adapters/deno.ts'], env, url, seed, dir);
 }
 
 /** Bundles adapters/worker.ts for workerd (ESM, code-split so the tokenizer ranks are separate chunks). */

@@ -12,7 +12,7 @@ export const updateBindingTool = defineTool({
   category: 'binding',
   description:
     'Change a binding you own: pass only the fields that change; a new version is made and old ones stay readable. Pass expectedVersion (the version you read) so a concurrent change is reported as CONFLICT instead of being overwritten. Update summary/keyPoints when content changes.',
-  aliases: ['edit', 'revise', 'amend note', 'save changes'],
+  aliases: ['edit', 'edit note', 'revise', 'amend note', 'save changes'],
   input: z.strictObject({
     id: bindingId(),
     content: content().optional(),

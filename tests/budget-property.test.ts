@@ -1,0 +1,243 @@
+// Property tests of the budget guarantee. The pure packer runs thousands of random cases against an
+// independent cost model; a smaller number of end-to-end runs pack real sets through get_set_context
+// and recount the returned text with js-tiktoken.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { pack, type FooterCosts, type PackInput } from '../core/budget/pack';
+import { FALLBACK_ORDER, type Tier } from '../core/budget/tier';
+import { createBinding } from '../core/services/bindings';
+import { ensureCaller } from '../core/services/prepare';
+import { call, contextOf, createTestWorld, textOf, type TestWorld } from './helpers';
+
+const TIERS: Tier[] = ['1', '1.5', '2'];
+type Chosen = (Tier | null)[];
+
+/** The cost model, written again from the contract: header + items at their tiers + the omitted footer. */
+function modelTotal(input: PackInput, chosen: Chosen): number {
+  let n = input.headerTokens;
+  const omitted: number[] = [];
+  chosen.forEach((t, i) => (t === null ? omitted.push(i) : (n += input.items[i]!.costs[t])));
+  if (omitted.length === 0) return n;
+  n += input.footer.baseTokens;
+  for (const i of omitted.slice(0, input.footer.maxLines)) n += input.footer.lineTokens(i);
+  if (omitted.length > input.footer.maxLines) n += input.footer.moreTokens(omitted.length - input.footer.maxLines);
+  return n;
+}
+
+const itemArb = fc
+  .record({ c1: fc.integer({ min: 20, max: 400 }), preview: fc.integer({ min: 0, max: 300 }), content: fc.integer({ min: 0, max: 9000 }), line: fc.integer({ min: 8, max: 22 }) })
+  .map(({ c1, preview, content, line }) => ({ costs: { '1': c1, '1.5': c1 + preview, '2': c1 + content } as Record<Tier, number>, line }));
+
+const caseArb = fc.record({
+  // Lengths uniform over 1–300 (fast-check's default sizing would keep arrays short).
+  items: fc.integer({ min: 1, max: 300 }).chain((n) => fc.array(itemArb, { minLength: n, maxLength: n })),
+  header: fc.integer({ min: 5, max: 60 }),
+  base: fc.integer({ min: 5, max: 15 }),
+  more: fc.integer({ min: 10, max: 20 }),
+  budget: fc.oneof(fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 30_000 })),
+  tier: fc.constantFrom<Tier>('1', '1.5', '2'),
+  strategy: fc.constantFrom<'ordered' | 'fill'>('ordered', 'fill'),
+  fallback: fc.boolean(),
+});
+
+function toInput(c: fc.infer<typeof caseArb>): PackInput {
+  const footer: FooterCosts = {
+    baseTokens: c.base,
+    maxLines: 10,
+    lineTokens: (i) => c.items[i]!.line,
+    // Longer counts can cost a token more; the packer must not assume the line is constant.
+    moreTokens: (m) => c.more + (m > 99 ? 1 : 0),
+  };
+  return { budget: c.budget, headerTokens: c.header, footer, items: c.items.map((it) => ({ costs: it.costs })), tier: c.tier, strategy: c.strategy, fallback: c.fallback };
+}
+
+describe('pack (pure) under random sets, budgets, strategies, tiers and fallback', () => {
+  test('never passes the budget; ordered is the longest greedy prefix; fill leaves nothing that would fit', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const input = toInput(c);
+        const allowed = c.fallback ? FALLBACK_ORDER[c.tier] : [c.tier];
+        const result = pack(input);
+        const none: Chosen = c.items.map(() => null);
+        if (!result.fits) {
+          expect(modelTotal(input, none)).toBeGreaterThan(c.budget);
+          expect(result.chosen.every((t) => t === null)).toBe(true);
+          return;
+        }
+        const total = modelTotal(input, result.chosen);
+        expect(total).toBe(result.totalTokens);
+        expect(total).toBeLessThanOrEqual(c.budget);
+        for (const t of result.chosen) if (t !== null) expect(allowed).toContain(t);
+        const fitsWith = (i: number, t: Tier) => modelTotal(input, result.chosen.map((x, j) => (j === i ? t : x))) <= c.budget;
+
+        if (c.strategy === 'ordered') {
+          const k = result.chosen.indexOf(null);
+          const end = k === -1 ? c.items.length : k;
+          // A prefix: nothing after the first omitted item.
+          expect(result.chosen.slice(end).every((t) => t === null)).toBe(true);
+          // The next item would not have fit at any allowed tier.
+          if (k !== -1) for (const t of allowed) expect(fitsWith(k, t)).toBe(false);
+          // Each item got the best allowed tier that fit given the ones before it.
+          for (let i = 0; i < end; i++) {
+            const better = allowed.slice(0, allowed.indexOf(result.chosen[i]!));
+            for (const t of better) {
+              const probe: Chosen = c.items.map((_, j) => (j < i ? result.chosen[j]! : j === i ? t : null));
+              expect(modelTotal(input, probe)).toBeGreaterThan(c.budget);
+            }
+          }
+        } else {
+          // No omitted item would have fit in what was left, at any allowed tier (its footer line
+          // leaving the list is part of what adding it would change).
+          result.chosen.forEach((x, i) => {
+            if (x === null) for (const t of allowed) expect(fitsWith(i, t)).toBe(false);
+          });
+          // The first item that fits on its own is always in.
+          const first = c.items.findIndex((_, i) => allowed.some((t) => modelTotal(input, none.map((_, j) => (j === i ? t : null))) <= c.budget));
+          if (first !== -1) expect(result.chosen[first]).not.toBeNull();
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  test('a budget of exactly the empty answer fits with nothing in; one less does not', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const input = toInput(c);
+        const empty = modelTotal(input, c.items.map(() => null));
+        const cheapest = Math.min(...c.items.map((it) => it.costs['1']));
+        fc.pre(cheapest > 0);
+        expect(pack({ ...input, budget: empty - 1 }).fits).toBe(false);
+        const at = pack({ ...input, budget: empty });
+        expect(at.fits).toBe(true);
+        expect(at.totalTokens).toBeLessThanOrEqual(empty);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// End to end: real bindings, real sets, get_set_context over the SDK client, independent recount.
+const enc = new Tiktoken(o200k);
+const count = (s: string) => enc.encode(s, [], []).length;
+const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';
+const omitLine = (id: string, tokens: number, tier: Tier) => `- ${id} · ${tokens} tokens at tier ${tier}\n`;
+const moreLine = (m: number) => `- …and ${m} more (all in _meta.context.budget.omitted)\n`;
+
+/** The footer text for omitted items (in order), as the contract of the tool's text describes it. */
+function footerText(omitted: { id: string; tokens: number }[], tier: Tier): string {
+  if (omitted.length === 0) return '';
+  let s = FOOTER_HEAD + omitted.slice(0, 10).map((o) => omitLine(o.id, o.tokens, tier)).join('');
+  if (omitted.length > 10) s += moreLine(omitted.length - 10);
+  return s;
+}
+
+const WORDS = 'budget token context window binding tier summary preview content packing ordered fill fallback omitted cursor space share set version model provenance search rank index query'.split(' ');
+function document(seed: number, words: number): string {
+  const out: string[] = [`# Document ${seed}`, ''];
+  let x = seed * 7919 + 17;
+  for (let i = 0; i < words; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out.push(WORDS[x % WORDS.length]! + (i % 13 === 12 ? '.\n' : ''));
+  }
+  return out.join(' ');
+}
+
+describe('get_set_context end to end', () => {
+  let world: TestWorld;
+  let client: Client;
+  const pool: string[] = [];
+  const costs = new Map<string, Record<Tier, number>>();
+
+  beforeAll(async () => {
+    world = await createTestWorld();
+    client = await world.connect('packer');
+    const deps = { db: world.db, tokens: world.tokens, config: world.config, now: () => Date.now() };
+    const caller = await ensureCaller(deps, 'packer');
+    for (let i = 0; i < 320; i++) {
+      const size = i % 10 === 0 ? 2_500 + (i % 7) * 400 : i % 3 === 0 ? 400 + (i % 11) * 60 : 15 + (i % 17) * 12;
+      const row = await createBinding(
+        deps,
+        caller,
+        { name: `Packing fixture ${i}`, content: document(i, size), summary: `Fixture ${i} for the packing property, about ${size} words.`, keyPoints: i % 4 ? [`size ${size}`] : [] },
+        { source: 'human', model: null },
+      );
+      pool.push(row.bindingId);
+    }
+    const rows = await world.db.all<{ id: string; h: number; p: number; c: number }>(
+      sql`SELECT b.id AS id, v.head_block_tokens AS h, v.preview_block_tokens AS p, v.content_block_tokens AS c FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version`,
+    );
+    for (const r of rows) costs.set(r.id, { '1': r.h, '1.5': r.h + r.p, '2': r.h + r.c });
+  });
+  afterAll(() => world.close());
+
+  test('the text is within maxTokens, included is a prefix (ordered) and no omitted item would have fit', async () => {
+    const runArb = fc.record({
+      picks: fc.integer({ min: 1, max: 300 }).chain((n) => fc.shuffledSubarray(Array.from({ length: 320 }, (_, i) => i), { minLength: n, maxLength: n })),
+      budget: fc.oneof(fc.integer({ min: 50, max: 1_500 }), fc.integer({ min: 50, max: 25_000 })),
+      tier: fc.constantFrom<Tier>('1', '1.5', '2'),
+      strategy: fc.constantFrom<'ordered' | 'fill'>('ordered', 'fill'),
+      fallback: fc.boolean(),
+    });
+    let packedRuns = 0;
+    await fc.assert(
+      fc.asyncProperty(runArb, async (r) => {
+        const ids = r.picks.map((i) => pool[i]!);
+        const created = await call(client, 'create_set', { name: 'property', bindingIds: ids });
+        expect(created.isError).toBeFalsy();
+        const setId = (created.structuredContent as { set: { id: string } }).set.id;
+        const args = { setId, maxTokens: r.budget, tier: r.tier, strategy: r.strategy, fallback: r.fallback };
+        const result = await call(client, 'get_set_context', args);
+        const text = textOf(result);
+        if (result.isError) {
+          // Only a budget below the empty answer is refused, and the minimum it names is exact.
+          const need = Number(text.match(/needs (\d+) tokens/)?.[1]);
+          expect(need).toBeGreaterThan(r.budget);
+          const atNeed = await call(client, 'get_set_context', { ...args, maxTokens: need });
+          expect(atNeed.isError).toBeFalsy();
+          expect(count(textOf(atNeed))).toBeLessThanOrEqual(need);
+          return;
+        }
+        packedRuns++;
+        const budget = contextOf(result).budget as { maxTokens: number; usedTokens: number; remainingTokens: number; exhausted: boolean; included: { id: string; tier: Tier; tokens: number }[]; omitted: { id: string; tokens: number }[] };
+        const tokens = count(text);
+        expect(tokens).toBeLessThanOrEqual(r.budget);
+        expect(budget.usedTokens).toBe(tokens);
+        expect(budget.remainingTokens).toBe(r.budget - tokens);
+        expect(budget.exhausted).toBe(budget.omitted.length > 0);
+        const allowed = r.fallback ? FALLBACK_ORDER[r.tier] : [r.tier];
+        for (const it of budget.included) {
+          expect(allowed).toContain(it.tier);
+          expect(it.tokens).toBe(costs.get(it.id)![it.tier]);
+        }
+        // Included and omitted partition the set, each in set order.
+        const inSet = new Set(budget.included.map((i) => i.id));
+        expect(ids.filter((id) => inSet.has(id))).toEqual(budget.included.map((i) => i.id));
+        expect(ids.filter((id) => !inSet.has(id))).toEqual(budget.omitted.map((o) => o.id));
+        for (const o of budget.omitted) expect(o.tokens).toBe(costs.get(o.id)![r.tier]);
+        // The footer is exactly the named omitted items; it ends the text.
+        const footer = footerText(budget.omitted, r.tier);
+        expect(text.endsWith(footer)).toBe(true);
+        const footerTokens = count(footer);
+        /** Would the answer with item `id` added at tier `t` have fit? */
+        const wouldFit = (id: string, t: Tier) => {
+          const rest = budget.omitted.filter((o) => o.id !== id);
+          return tokens + costs.get(id)![t] - footerTokens + count(footerText(rest, r.tier)) <= r.budget;
+        };
+        if (r.strategy === 'ordered') {
+          expect(budget.included.map((i) => i.id)).toEqual(ids.slice(0, budget.included.length));
+          const next = budget.omitted[0];
+          if (next) for (const t of allowed) expect(wouldFit(next.id, t)).toBe(false);
+        } else {
+          for (const o of budget.omitted) for (const t of allowed) expect(wouldFit(o.id, t)).toBe(false);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    expect(packedRuns).toBeGreaterThan(10);
+  }, 120_000);
+});
