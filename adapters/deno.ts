@@ -1,9 +1,11 @@
 // Deno entry: `deno run -A adapters/deno.ts` serves the edge handler with Deno.serve on
 // BINDERY_HTTP_HOST:PORT. A `file:` BINDERY_DB_URL opens the local libSQL file through
-// npm:@libsql/client (native, Node-API); libsql:// and https:// go to Turso over HTTP.
+// npm:@libsql/client (native, Node-API; loaded only then, so Deno Deploy never needs it) and is
+// migrated at start-up, never inside a request; libsql:// and https:// go to Turso over HTTP.
 import { createFetchHandler } from './edge';
-import { createDatabase, migrate } from '../db/index';
+import { migrate } from '../db/migrate';
 import { parseConfig, stderrLogger } from '../core/index';
+import type { BinderyDb } from '../db/types';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -13,8 +15,12 @@ declare const Deno: {
 const env = Deno.env.toObject();
 const config = parseConfig(env);
 const log = stderrLogger((line) => console.error(line));
-const local = config.dbUrl.startsWith('file:') || config.dbUrl === ':memory:' ? createDatabase({ url: config.dbUrl }) : undefined;
-// A local file is migrated at start-up (never inside a request), like `bun run serve` does.
-if (local) await migrate(local.db);
-const handler = createFetchHandler({ env, log, database: () => local?.db });
-Deno.serve({ hostname: config.http.host, port: config.port, onListen: (a) => log.info(`Deno edge handler on http://${a.hostname}:${a.port}/mcp (${config.dbUrl.replace(/\?.*$/, '')})`) }, (request) => handler(request));
+let local: BinderyDb | undefined;
+if (config.dbUrl.startsWith('file:') || config.dbUrl === ':memory:') {
+  const { createDatabase } = await import('../db/client');
+  local = createDatabase({ url: config.dbUrl }).db;
+  await migrate(local);
+}
+const handler = createFetchHandler({ env, log, database: () => local });
+const onListen = (a: { hostname: string; port: number }) => log.info(`Deno edge handler on http://${a.hostname}:${a.port}/mcp (${config.dbUrl.replace(/\?.*$/, '')})`);
+Deno.serve({ hostname: config.http.host, port: config.port, onListen }, (request) => handler(request));

@@ -83,7 +83,7 @@ function listVar(env: Env, name: string, fallback: string[]): string[] {
   return raw.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-/** Reads configuration from an environment map (the adapter passes `process.env` or a Worker's env). */
+/** Reads configuration from an environment map (the adapter passes its process environment or a Worker's env). */
 export function parseConfig(env: Env): BinderyConfig {
   const mode = (env.BINDERY_TOOL_MODE || DEFAULT_CONFIG.toolMode) as ToolMode;
   if (!TOOL_MODES.includes(mode)) throw new Error(`BINDERY_TOOL_MODE: must be one of ${TOOL_MODES.join(', ')} (got "${mode}")`);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -313,6 +314,24 @@ describe('session expiry, stateless mode and CORS (in-process app, same core/htt
     expect(await w.app.sessions!.sweep()).toBe(1);
     expect(w.app.sessions!.size).toBe(0);
     await expect(client.listTools()).rejects.toThrow();
+    await w.close();
+  });
+
+  test('lazy mode works per session: search_tools enables tools and list_changed arrives on the GET stream', async () => {
+    const w = await inProcessApp({ BINDERY_TOOL_MODE: 'lazy' });
+    const a = await w.connect();
+    const b = await w.connect();
+    let changed = 0;
+    a.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    const before = (await a.listTools()).tools.map((t) => t.name);
+    expect(before).not.toContain('update_binding');
+    await ok(a, 'search_tools', { query: 'update or edit a binding' });
+    for (let i = 0; i < 100 && changed === 0; i++) await Bun.sleep(10);
+    expect(changed).toBeGreaterThan(0);
+    expect((await a.listTools()).tools.map((t) => t.name)).toContain('update_binding');
+    expect((await b.listTools()).tools.map((t) => t.name)).toEqual(before); // the other session is untouched
+    await a.close();
+    await b.close();
     await w.close();
   });
 

@@ -53,15 +53,18 @@ function createSessionEndpoint(deps: BinderyDeps, idleMs: number, maxSessions: n
       if (transport.sessionId) void sessions.end(transport.sessionId);
     };
     await server.connect(transport);
-    const res = await transport.handleRequest(request, { parsedBody: body });
-    const session = transport.sessionId ? sessions.get(transport.sessionId) : undefined;
-    if (session) {
-      session.inFlight--;
-      session.lastSeen = now();
-    } else {
-      await server.close().catch(() => {});
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      // A refused initialize never registered a session: its server is dropped here.
+      const session = transport.sessionId ? sessions.get(transport.sessionId) : undefined;
+      if (session) {
+        session.inFlight--;
+        session.lastSeen = now();
+      } else {
+        await server.close().catch(() => {});
+      }
     }
-    return res;
   }
 
   return {

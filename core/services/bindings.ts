@@ -34,10 +34,9 @@ export async function resolveSpace(deps: CoreDeps, caller: Caller, ref?: string)
 /** A space the caller may write to: only its owner writes (shares grant read or comment). */
 export async function resolveWritableSpace(deps: CoreDeps, caller: Caller, ref?: string): Promise<SpaceRow> {
   const space = await resolveSpace(deps, caller, ref);
-  if (space.ownerId !== caller.id) {
-    if (space.visibility === 'public') throw fail.forbidden(`space @${space.slug} is not yours; only its owner can add or change bindings in it`);
-    throw fail.notFound('space', ref ?? space.slug, 'space');
-  }
+  // resolveSpace already answered NOT_FOUND for spaces the caller cannot read; one it can read (public,
+  // or shared with it) is named as such.
+  if (space.ownerId !== caller.id) throw fail.forbidden(`space @${space.slug} is not yours; only its owner can add or change bindings or sets in it`);
   return space;
 }
 

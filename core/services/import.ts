@@ -121,7 +121,7 @@ function paragraphText(block: Block): string {
 
 /**
  * Derives binding fields from a Markdown file (pure). Name: front matter `title`, else the first
- * heading, else the file name. Summary: front matter `summary`, else the first paragraph (≤ 600
+ * heading, else the file name. Summary: front matter `summary` (or `description`), else the first paragraph (≤ 600
  * chars, cut at a word). Key points: front matter `keyPoints`/`key_points`, else the first-level
  * headings (a lone `#` title that named the binding does not count; then the `##` headings are the
  * document's first level), at most 8 of at most 160 chars each.

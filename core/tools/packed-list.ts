@@ -104,10 +104,14 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
     if (n === undefined) lineMemo.set(i, (n = ctx.tokens.count(omitLine(req.rows[i]!.bindingId, costs[i]![req.tier], req.tier))));
     return n;
   };
+  // The "…and N more" line is counted once per number of digits (o200k and cl100k give every number
+  // of 1–3 digits one token); the line actually written is checked below and, should a tokenizer
+  // disagree, packing is redone with a count per N.
   const moreMemo = new Map<number, number>();
+  let moreKey = (m: number) => String(m).length;
   const moreTokens = (m: number) => {
-    let n = moreMemo.get(m);
-    if (n === undefined) moreMemo.set(m, (n = ctx.tokens.count(moreLine(m))));
+    let n = moreMemo.get(moreKey(m));
+    if (n === undefined) moreMemo.set(moreKey(m), (n = ctx.tokens.count(moreLine(m))));
     return n;
   };
   const footer: FooterCosts = budgeted
@@ -124,6 +128,12 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
     fallback: req.fallback ?? budgeted,
   } as const;
   let result = pack(input);
+  const finalRest = result.chosen.filter((t) => t === null).length - MAX_FOOTER_LINES;
+  if (budgeted && finalRest > 0 && ctx.tokens.count(moreLine(finalRest)) !== moreTokens(finalRest)) {
+    moreMemo.clear();
+    moreKey = (m) => m;
+    result = pack(input);
+  }
   const notes: Piece[] = [];
   if (!budgeted && req.rows.length > 0 && result.chosen[0] === null) {
     // Without a budget the page is cut at the cap; a first item too large for it alone would stall

@@ -61,25 +61,19 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'context within budget (get_set_context when sets exist, else get_bindings with maxTokens)',
+    name: 'create_set → get_set_context within budget',
     async run(t, client) {
       const ids: string[] = [];
       for (let i = 1; i <= 4; i++) ids.push((await ok(client, 'create_binding', sampleBinding(i, { content: `# S${i}\n\n${'word '.repeat(300)}\n` }))).binding.id);
-      const { tools } = await client.listTools();
+      const set = await ok(client, 'create_set', { name: `Budget ${t.name}`, bindingIds: ids });
       const maxTokens = 700;
-      let result;
-      if (tools.some((x) => x.name === 'get_set_context')) {
-        const set = await ok(client, 'create_set', { name: `Budget ${t.name}`, bindingIds: ids });
-        const setId = (set.set?.id ?? set.id) as string;
-        result = await ok(client, 'get_set_context', { setId, maxTokens, tier: '2' });
-      } else {
-        result = await ok(client, 'get_bindings', { ids, tier: '2', maxTokens });
-      }
+      const result = await ok(client, 'get_set_context', { setId: set.set.id, maxTokens, tier: '2' });
       const budget = contextOf(result._result).budget;
       expect(budget.maxTokens).toBe(maxTokens);
       expect(contextOf(result._result).response.tokens).toBeLessThanOrEqual(maxTokens);
       expect(budget.usedTokens).toBeLessThanOrEqual(maxTokens);
-      expect(budget.omitted.length + budget.included.length).toBeGreaterThan(0);
+      expect(budget.included.length).toBeGreaterThan(0);
+      expect(budget.included.length + budget.omitted.length).toBe(4);
     },
   },
   {
