@@ -44,7 +44,9 @@ const caseArb = fc.record({
   fallback: fc.boolean(),
 });
 
-function toInput(c: fc.infer<typeof caseArb>): PackInput {
+type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+function toInput(c: Case): PackInput {
   const footer: FooterCosts = {
     baseTokens: c.base,
     maxLines: 10,

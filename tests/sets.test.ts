@@ -24,7 +24,7 @@ async function makeBindings(client: Client, n: number, words = 20, prefix = 'not
   return ids;
 }
 
-const itemIds = (g: { items: { id: string }[] }) => g.items.map((i) => i.id);
+const itemIds = (g: { items: { id: string }[] }): (string | undefined)[] => g.items.map((i) => i.id);
 const revision = async (id: string) => Number((await world.db.get<{ r: number }>(sql`SELECT revision AS r FROM sets WHERE id = ${id}`))!.r);
 
 describe('sets: items, pins and totals', () => {
@@ -187,10 +187,10 @@ describe('get_set_context', () => {
     expect(fill.budget.omitted.map((o: { id: string }) => o.id)).toEqual([ids[1]]);
 
     const fallback = await ok(alice, 'get_set_context', { setId, maxTokens: costs[0]['2'] + huge['1.5'] + 300, tier: '2' });
-    const tiers = Object.fromEntries(fallback.budget.included.map((i: { id: string; tier: string }) => [i.id, i.tier]));
-    expect(tiers[ids[0]]).toBe('2');
-    expect(['1.5', '1']).toContain(tiers[ids[1]]);
-    expect(fallback.items[1]).toMatchObject({ id: ids[1], position: 1, tier: tiers[ids[1]] });
+    const tiers = new Map<string | undefined, string>(fallback.budget.included.map((i: { id: string; tier: string }) => [i.id, i.tier]));
+    expect(tiers.get(ids[0])).toBe('2');
+    expect(['1.5', '1']).toContain(tiers.get(ids[1])!);
+    expect(fallback.items[1]).toMatchObject({ id: ids[1], position: 1, tier: tiers.get(ids[1]) });
     expect(fallback.items[1].content).toBeUndefined();
     for (const r of [noFallback, fill, fallback]) expect(contextOf(r._result).response.tokens).toBeLessThanOrEqual(r.budget.maxTokens);
   });
