@@ -56,6 +56,12 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
   output: O;
   bound: ResponseBound;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  /**
+   * True when the handler's text is made of stored blocks and counts nothing on its usual path
+   * (it loads the tokenizer itself where it does): the runner then loads the tokenizer only if a
+   * piece is left to count.
+   */
+  storedTextOnly?: boolean;
   handler(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput<z.input<O>>>;
 }
 

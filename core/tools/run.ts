@@ -19,7 +19,9 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
   const started = ctx.now();
   let result: CallToolResult;
   let dataTokens = 0;
-  await ctx.tokens.load();
+  // Read tools whose text is all stored blocks skip the tokenizer entirely (an edge cold start
+  // never loads it for them); everything else loads it once, up front.
+  if (!tool.storedTextOnly) await ctx.tokens.load();
   try {
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) {
@@ -28,6 +30,7 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
     }
     const out = await tool.handler(parsed.data, ctx);
     if (out.forward) return out.forward;
+    if (out.pieces.some((p) => p.tokens === undefined)) await ctx.tokens.load();
     const { text, tokens } = joinPieces(out.pieces, ctx.tokens);
     if (tokens > ctx.config.maxResponseTokens) {
       throw fail.tooLarge('response', `would be ${tokens} tokens, over the ${ctx.config.maxResponseTokens}-token cap; ask for a lower tier, a smaller limit or a maxTokens budget`);
@@ -44,6 +47,7 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
   } catch (err) {
     const { code: _code, ...errorResult } = toErrorResult(err, ctx.log.error);
     const text = (errorResult.content[0] as { text: string }).text;
+    await ctx.tokens.load();
     const tokens = ctx.tokens.count(text);
     const meta = errorResult._meta as { context: Record<string, unknown> };
     result = { ...errorResult, _meta: { context: { ...meta.context, response: { tokens } } } };

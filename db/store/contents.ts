@@ -1,14 +1,19 @@
 import { sql } from 'drizzle-orm';
 import type { BinderyDb } from '../types';
 
+/** Ids per statement: D1 binds at most 100 parameters. */
+const CHUNK = 90;
+
 /**
- * The content of versions by version id, in one query. Callers pass ids of rows they already read
- * through an access check; tier 2 loads content only for the items it will actually show.
+ * The content of versions by version id. Callers pass ids of rows they already read through an
+ * access check; tier 2 loads content only for the items it will actually show.
  */
 export async function contentsByVersionId(db: BinderyDb, versionIds: readonly string[]): Promise<Map<string, string>> {
-  if (versionIds.length === 0) return new Map();
-  const rows = await db.all<{ id: string; content: string }>(
-    sql`SELECT id, content FROM versions WHERE id IN (${sql.join(versionIds.map((id) => sql`${id}`), sql`, `)})`,
-  );
-  return new Map(rows.map((r) => [r.id, r.content]));
+  const out = new Map<string, string>();
+  for (let i = 0; i < versionIds.length; i += CHUNK) {
+    const ids = versionIds.slice(i, i + CHUNK);
+    const rows = await db.all<{ id: string; content: string }>(sql`SELECT id, content FROM versions WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+    for (const r of rows) out.set(r.id, r.content);
+  }
+  return out;
 }

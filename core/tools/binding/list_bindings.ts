@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineTool } from '../define';
 import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, tierSchema } from '../schema';
 import { listBindingRows } from '../../../db/store/search';
-import { readableBindingsCurrent } from '../../../db/store/bindings';
 import { resolveSpace } from '../../services/bindings';
 import { readCursor } from '../../cursor';
 import { line } from '../../tokens/doc';
@@ -33,11 +32,8 @@ export const listBindingsTool = defineTool({
     const scope = `list:${space.id}:${args.limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const found = await listBindingRows(ctx.db, { userId: ctx.caller.id, spaceId: space.id, offset, limit: args.limit });
-    let rows = found.rows;
-    if (args.tier === '2') {
-      const full = await readableBindingsCurrent(ctx.db, ctx.caller.id, rows.map((r) => r.bindingId), true);
-      rows = rows.map((r) => ({ ...r, content: full.get(r.bindingId)?.content ?? '' }));
-    }
+    // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
+    const rows = found.rows;
     const header = line(`## @${space.slug}: ${found.total} binding${found.total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`);
     const { listing, pagination, pieces } = await pagedListing(
       { header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'Empty. create_binding adds one.' },

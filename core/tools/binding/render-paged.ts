@@ -26,6 +26,7 @@ export async function renderBindingAtTier(
     return bindingAt(row, tier, ctx);
   }
   const scope = `page:${row.bindingId}:${row.number}`;
+  await ctx.tokens.load();
   const pageTokens = ctx.config.maxResponseTokens - row.headBlockTokens - PAGE_MARGIN;
   const pages = splitPages(row.content!, pageTokens, ctx.tokens);
   const index = await readCursor(ctx.db, cursor, scope);

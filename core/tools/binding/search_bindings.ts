@@ -9,7 +9,6 @@ import { line } from '../../tokens/doc';
 import { bindingView, paginationView } from '../views';
 import { checkBudget, pagedListing } from '../packed-list';
 import { budgetView } from '../budget-view';
-import { readableBindingsCurrent } from '../../../db/store/bindings';
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',
@@ -37,11 +36,8 @@ export const searchBindingsTool = defineTool({
     const scope = `search:${space?.id ?? '*'}:${args.query}:${args.limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit: args.limit });
-    let rows = found.rows;
-    if (args.tier === '2') {
-      const withContent = await readableBindingsCurrent(ctx.db, ctx.caller.id, rows.map((r) => r.bindingId), true);
-      rows = rows.map((r) => ({ ...r, content: withContent.get(r.bindingId)?.content ?? '' }));
-    }
+    // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
+    const rows = found.rows;
     const header = line(`## Search "${oneLine(args.query)}": ${found.total} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`);
     const page = await pagedListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
     const { listing, pagination, pieces } = page;

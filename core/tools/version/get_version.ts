@@ -20,6 +20,7 @@ export const getVersionTool = defineTool({
   output: z.object({ binding: bindingView, current: z.boolean() }),
   bound: { kind: 'tokens', maxTokens: 25_000 },
   annotations: { readOnlyHint: true },
+  storedTextOnly: true,
   async handler(args, ctx) {
     const row = await readBinding(ctx, ctx.caller, args.id, { version: args.version, withContent: args.tier === '2' });
     const { pieces, view } = await renderBindingAtTier(row, args.tier, ctx, args.cursor);
