@@ -69,6 +69,8 @@ describe('help topics', () => {
     const r = await ok(client, 'help', { topic: 'workflow' });
     expect(textOf(r._result)).toContain('Ask the team channel first.');
     await expect(setHelpTopic(deps(), 'Bad Topic', '# x')).rejects.toThrow(/topic: must be lowercase/);
+    await expect(setHelpTopic(deps(), 'huge', `# Huge\n\n${'many words here '.repeat(20_000)}`)).rejects.toThrow(/file: is \d+ tokens; a topic is one answer, so at most 25000/);
+    expect(await getHelpTopic(world.db, 'huge')).toBeUndefined();
   });
 });
 

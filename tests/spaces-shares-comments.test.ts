@@ -164,4 +164,29 @@ describe('comments', () => {
     // The listing's exact-count check in `ok` (via `call`) holds again.
     await ok(alice, 'list_comments', { id: doc });
   });
+
+  test('long comments end a page at the response cap; the cursor continues where it stopped', async () => {
+    const small = await createTestWorld({ BINDERY_MAX_RESPONSE_TOKENS: '1000' });
+    try {
+      const me = await small.connect('writer');
+      const id = (await ok(me, 'create_binding', sampleBinding(1))).binding.id;
+      const words = (i: number) => Array.from({ length: 120 }, (_, k) => `w${i}x${k}`).join(' ');
+      for (let i = 0; i < 6; i++) await ok(me, 'add_comment', { id, body: words(i) });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await ok(me, 'list_comments', { id, limit: 50, ...(cursor ? { cursor } : {}) });
+        expect(contextOf(page._result).response.tokens).toBeLessThanOrEqual(1000);
+        expect(page.comments.length).toBeGreaterThan(0);
+        seen.push(...page.comments.map((c: { body: string }) => c.body));
+        cursor = page.pagination.nextCursor ?? undefined;
+        pages++;
+      } while (cursor);
+      expect(pages).toBeGreaterThan(1);
+      expect(seen).toEqual(Array.from({ length: 6 }, (_, i) => words(i)));
+    } finally {
+      small.close();
+    }
+  });
 });

@@ -77,6 +77,8 @@ export async function setHelpTopic(deps: CoreDeps, topic: string, markdown: stri
   if (markdown.trim().length === 0) throw fail.invalid('file', 'is empty');
   await deps.tokens.load();
   const next = row(deps, topic, markdown, 'cli');
+  const max = deps.config.maxResponseTokens;
+  if (next.tokenCount > max) throw fail.tooLarge('file', `is ${next.tokenCount} tokens; a topic is one answer, so at most ${max} (BINDERY_MAX_RESPONSE_TOKENS). Split it into several topics.`);
   await writeHelpTopics(deps.db, [next]);
   return next;
 }

@@ -6,7 +6,10 @@ import { readBinding } from '../../services/bindings';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
-import { commentPieces, commentView, toCommentView } from './comment-view';
+import { commentPieces, commentView, toCommentView, type CommentView } from './comment-view';
+
+/** Room kept under the response cap for the paging line. */
+const CAP_RESERVE = 300;
 
 export const listCommentsTool = defineTool({
   name: 'list_comments',
@@ -28,11 +31,22 @@ export const listCommentsTool = defineTool({
     const scope = `comments:${args.id}:${args.version ?? ''}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const { rows, total } = await listCommentRows(ctx.db, args.id, { version: args.version, offset, limit: args.limit });
-    const comments = rows.map(toCommentView);
-    const pagination = await paginate(ctx.db, scope, offset, rows.length, total);
     const on = args.version ? ` on v${args.version}` : '';
     const pieces: Piece[] = [line(`## ${total} comment${total === 1 ? '' : 's'}${on} on ${args.id} ("${binding.name.replace(/\s+/g, ' ')}")`)];
-    for (const c of comments) pieces.push(...commentPieces(c));
+    // Long comments can pass the response cap before `limit` does: the page then ends early and the
+    // cursor continues from the first comment left out. Bodies have stored counts; only framing is counted.
+    let used = ctx.tokens.count(pieces[0]!.text);
+    pieces[0] = { ...pieces[0]!, tokens: used };
+    const comments: CommentView[] = [];
+    for (const c of rows.map(toCommentView)) {
+      const [head, body] = commentPieces(c);
+      const headTokens = ctx.tokens.count(head!.text);
+      if (comments.length > 0 && used + headTokens + c.bodyTokenCount > ctx.config.maxResponseTokens - CAP_RESERVE) break;
+      used += headTokens + c.bodyTokenCount;
+      pieces.push({ ...head!, tokens: headTokens }, body!);
+      comments.push(c);
+    }
+    const pagination = await paginate(ctx.db, scope, offset, comments.length, total);
     if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
     const last = comments[comments.length - 1];
     return {

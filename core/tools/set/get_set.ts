@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { defineTool } from '../define';
 import { cursorSchema, limitSchema, setId } from '../schema';
-import { readSet, setContents, MAX_SET_ITEMS } from '../../services/sets';
+import { readSet, setContents } from '../../services/sets';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
 import { itemLines, setItemView, setLine, setView, skippedLine, skippedView, toSetView } from './set-view';
+
+/** Items per page: 200 item lines (names up to 200 characters) stay well under the response cap. */
+const GET_SET_PAGE = 200;
 
 export const getSetTool = defineTool({
   name: 'get_set',
@@ -14,9 +17,9 @@ export const getSetTool = defineTool({
   description:
     'A set\'s items in order (0-based positions): id, name, version (pinned or latest) and the stored cost of each at tiers 1/1.5/2, plus totalTokenCount. Cheap: no content. To load the content itself under a budget, use get_set_context.',
   aliases: ['show set', 'open collection', 'set items'],
-  input: z.strictObject({ id: setId(), limit: limitSchema(MAX_SET_ITEMS, 100), cursor: cursorSchema().optional() }),
+  input: z.strictObject({ id: setId(), limit: limitSchema(GET_SET_PAGE, 100), cursor: cursorSchema().optional() }),
   output: z.object({ set: setView, items: z.array(setItemView), skipped: z.array(skippedView), pagination: paginationView }),
-  bound: { kind: 'items', maxItems: MAX_SET_ITEMS, itemTokens: 60 },
+  bound: { kind: 'items', maxItems: GET_SET_PAGE, itemTokens: 90 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
     const set = await readSet(ctx, ctx.caller, args.id);

@@ -73,8 +73,10 @@ export function itemLines(items: SetContents['items']) {
 /** A line naming skipped items, or nothing. */
 export function skippedLine(skipped: SetContents['skipped'], owner: boolean): Piece[] {
   if (skipped.length === 0) return [];
-  const list = skipped.map((s) => `#${s.position} ${s.id} (${s.reason})`).join(', ');
-  return [line(`Skipped: ${list}.${owner ? ' edit_set_items remove drops them.' : ''}`)];
+  // At most ten are named, so a set full of deleted items still leaves room for the live ones.
+  const named = skipped.slice(0, 10).map((s) => `#${s.position} ${s.id} (${s.reason})`).join(', ');
+  const more = skipped.length > 10 ? `, and ${skipped.length - 10} more (all in skipped)` : '';
+  return [line(`Skipped: ${named}${more}.${owner ? ' edit_set_items remove drops them.' : ''}`)];
 }
 
 export function oneLine(s: string): string {
