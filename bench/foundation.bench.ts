@@ -2,7 +2,7 @@
 // gpt-tokenizer on the same text in the same run (with identical counts) and the encoders' cold load;
 // search_bindings / get_binding latency over 10,000 bindings built from the Markdown under
 // node_modules; and stdio cold start to the first tools/list answer.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,30 +17,11 @@ import { parseMarkdownDoc } from '../core/services/import';
 import { readableBindingVersion } from '../db/store/bindings';
 import { ftsQuery, searchBindingRows } from '../db/store/search';
 import { percentiles, round, type BenchRow, type BenchSection } from './types';
+import { markdownCorpus } from './corpus';
 
 const root = join(import.meta.dir, '..');
 const BINDINGS = 10_000;
 
-/** Every Markdown file under node_modules (distinct contents, at least 300 bytes), sorted by path. */
-function markdownCorpus(): { path: string; text: string }[] {
-  const out: { path: string; text: string }[] = [];
-  const seen = new Set<string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && /\.md$/i.test(entry.name) && statSync(path).size >= 300) {
-        const text = readFileSync(path, 'utf8');
-        if (!seen.has(text)) {
-          seen.add(text);
-          out.push({ path, text });
-        }
-      }
-    }
-  };
-  walk(join(root, 'node_modules'));
-  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
-}
 
 const median = (xs: number[]) => percentiles(xs).p50;
 

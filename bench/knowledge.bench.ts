@@ -2,8 +2,6 @@
 // and the tokenizer work done while packing (proof that stored content is never re-tokenized); and the
 // token efficiency of the tiered workflow on a real corpus (README files under node_modules), measured
 // from the real `_meta.context.response.tokens` of real tool calls.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -14,31 +12,8 @@ import { ensureCaller } from '../core/services/prepare';
 import { createBinding, type CoreDeps } from '../core/services/bindings';
 import { parseMarkdownDoc } from '../core/services/import';
 import { percentiles, round, type BenchSection } from './types';
+import { markdownCorpus } from './corpus';
 
-const root = join(import.meta.dir, '..');
-const SKIP = /changelog|history|license|security|contributing|code_of_conduct/i;
-
-/** Distinct Markdown files under node_modules (≥ 300 bytes), READMEs only or all but boilerplate. */
-function corpus(readmesOnly: boolean): { path: string; text: string }[] {
-  const out: { path: string; text: string }[] = [];
-  const seen = new Set<string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && /\.md$/i.test(entry.name) && !SKIP.test(entry.name) && (!readmesOnly || /^readme\.md$/i.test(entry.name))) {
-        if (statSync(path).size < 300) continue;
-        const text = readFileSync(path, 'utf8');
-        if (!seen.has(text)) {
-          seen.add(text);
-          out.push({ path, text });
-        }
-      }
-    }
-  };
-  walk(join(root, 'node_modules'));
-  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
-}
 
 async function world() {
   const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager' });
@@ -83,7 +58,7 @@ async function tool(client: Client, name: string, args: Record<string, unknown>)
 async function setContext(): Promise<BenchSection> {
   const w = await world();
   try {
-    const ids = await importDocs(w.deps, w.caller, corpus(false), 200);
+    const ids = await importDocs(w.deps, w.caller, markdownCorpus({ skipBoilerplate: true }), 200);
     const { data } = await tool(w.client, 'create_set', { name: 'bench set', bindingIds: ids });
     const args = { setId: data.set.id, maxTokens: 8_000, tier: '1.5' };
     for (let i = 0; i < 30; i++) await tool(w.client, 'get_set_context', args); // warm up
@@ -167,7 +142,7 @@ async function readFull(client: Client, id: string): Promise<number> {
 async function efficiency(): Promise<BenchSection> {
   const w = await world();
   try {
-    const docs = corpus(true);
+    const docs = markdownCorpus({ readmesOnly: true, skipBoilerplate: true });
     const ids = await importDocs(w.deps, w.caller, docs, docs.length);
     const perQuery: { query: string; tiered: number; allTier2: number; ratio: number }[] = [];
     for (const query of QUERIES) {

@@ -4,11 +4,11 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config';
 import type { BinderyDeps, Caller, ToolContext } from './context';
-import { toErrorResult, fail } from './errors';
+import { fail } from './errors';
 import { ToolSession } from './modes/session';
 import { createRegistry } from './tools/registry';
 import { toolListEntry } from './tools/listing';
-import { runTool, type ToolRunObserver } from './tools/run';
+import { errorResult, runTool, type ToolRunObserver } from './tools/run';
 import { defaultProfiler, type RuntimeProfiler } from './footprint/runtime';
 
 export const SERVER_NAME = 'bindery';
@@ -103,11 +103,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     identify();
     const tool = registry.get(name);
     if (!tool || !session.callable(tool)) {
-      await deps.tokens.load();
-      const err = toErrorResult(fail.invalid('name', `no tool named "${name}"; search_tools finds tools by what they do`));
-      const { code: _c, ...result } = err;
-      const text = (result.content[0] as { text: string }).text;
-      return { ...result, _meta: { context: { ...(result._meta as { context: object }).context, response: { tokens: deps.tokens.count(text) } } } };
+      return errorResult(fail.invalid('name', `no tool named "${name}"; search_tools finds tools by what they do`), ctx);
     }
     if (session.mode === 'lazy' && tool.category !== 'proxy') {
       if (!session.listed().some((t) => t.name === name)) ctx.enableTools([name]);

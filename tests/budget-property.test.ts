@@ -13,7 +13,6 @@ import { createBinding } from '../core/services/bindings';
 import { ensureCaller } from '../core/services/prepare';
 import { call, contextOf, createTestWorld, textOf, type TestWorld } from './helpers';
 
-const TIERS: Tier[] = ['1', '1.5', '2'];
 type Chosen = (Tier | null)[];
 
 /** The cost model, written again from the contract: header + items at their tiers + the omitted footer. */

@@ -45,14 +45,18 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
       _meta: { context: { response: { tokens }, ...out.meta } },
     };
   } catch (err) {
-    const { code: _code, ...errorResult } = toErrorResult(err, ctx.log.error);
-    const text = (errorResult.content[0] as { text: string }).text;
-    await ctx.tokens.load();
-    const tokens = ctx.tokens.count(text);
-    const meta = errorResult._meta as { context: Record<string, unknown> };
-    result = { ...errorResult, _meta: { context: { ...meta.context, response: { tokens } } } };
+    result = await errorResult(err, ctx);
   }
   const tokens = (result._meta as { context: { response: { tokens: number } } }).context.response.tokens;
   observe?.(tool.name, { tokens, dataTokens: result.isError ? 0 : dataTokens, isError: !!result.isError, ms: ctx.now() - started });
   return result;
+}
+
+/** An error as a tool result, through the one mapper, with its exact response tokens. */
+export async function errorResult(err: unknown, ctx: Pick<ToolContext, 'tokens' | 'log'>): Promise<CallToolResult> {
+  const { code: _code, ...mapped } = toErrorResult(err, ctx.log.error);
+  const text = (mapped.content[0] as { text: string }).text;
+  await ctx.tokens.load();
+  const context = (mapped._meta as { context: Record<string, unknown> }).context;
+  return { ...mapped, _meta: { context: { ...context, response: { tokens: ctx.tokens.count(text) } } } };
 }
