@@ -190,3 +190,20 @@ describe('comments', () => {
     }
   });
 });
+
+describe('personal spaces', () => {
+  test("a team space holding a future user's handle does not take that user's personal space away", async () => {
+    const own = await createTestWorld();
+    const alice = await own.connect('alice');
+    await ok(alice, 'create_space', { slug: 'dora', name: 'Dora the project' });
+    const dora = await own.connect('dora');
+    const created = await ok(dora, 'create_binding', sampleBinding(1));
+    expect(created.binding.space).toBe('@dora-home');
+    const who = await ok(dora, 'whoami');
+    expect(JSON.stringify(who)).toContain('dora-home');
+    // The team space stays Alice's, and Dora still cannot write to it.
+    const refused = await err(dora, 'create_binding', { ...sampleBinding(2), space: '@dora' });
+    expect(refused).toMatch(/NOT_FOUND|FORBIDDEN/);
+    own.close();
+  });
+});

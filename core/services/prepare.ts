@@ -4,7 +4,7 @@ import { getSetting, putSetting } from '../../db/store/settings';
 import { ensureUser } from '../../db/store/users';
 import { countBlocks, RENDER_REVISION } from '../budget/tier';
 import type { Caller } from '../context';
-import { newId } from '../ids';
+import { newId, slugify } from '../ids';
 import type { CoreDeps } from './bindings';
 
 /** What stored block counts depend on: the render revision, the tokenizer and the public URL. */
@@ -51,7 +51,9 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
 
 /** The caller for a handle, created with its personal space on first use. */
 export async function ensureCaller(deps: Pick<CoreDeps, 'db' | 'now'>, handle: string): Promise<Caller> {
-  const user = await ensureUser(deps.db, handle, { user: newId('usr'), space: newId('spc') }, deps.now());
+  const base = slugify(handle).slice(0, 40);
+  const slugs = [base, `${base}-home`, ...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`), `${base}-${newId('x').slice(2, 10)}`];
+  const user = await ensureUser(deps.db, handle, { user: newId('usr'), space: newId('spc') }, deps.now(), slugs);
   return { id: user.id, handle: user.handle };
 }
 

@@ -11,17 +11,25 @@ export async function findUserByHandle(db: BinderyDb, handle: string): Promise<U
 }
 
 /**
- * Returns the user with this handle, creating it and its personal space (`@handle`) on first use.
+ * Returns the user with this handle, creating it and its personal space on first use, under the
+ * first of `slugs` no space has taken yet (a team space may already hold the handle's slug).
  * Both rows are written in one batch; a concurrent creator loses the race harmlessly.
  */
-export async function ensureUser(db: BinderyDb, handle: string, ids: { user: string; space: string }, now: number): Promise<UserRow> {
+export async function ensureUser(db: BinderyDb, handle: string, ids: { user: string; space: string }, now: number, slugs: string[]): Promise<UserRow> {
   const found = await findUserByHandle(db, handle);
   if (found) return found;
+  let slug = slugs[slugs.length - 1]!;
+  for (const candidate of slugs) {
+    if (!(await db.select({ id: spacesTable.id }).from(spacesTable).where(eq(spacesTable.slug, candidate)).get())) {
+      slug = candidate;
+      break;
+    }
+  }
   await db.batch([
     db.insert(usersTable).values({ id: ids.user, handle, createdAt: now }).onConflictDoNothing(),
     db
       .insert(spacesTable)
-      .values({ id: ids.space, slug: handle, name: `${handle}'s space`, visibility: 'private', ownerId: ids.user, personal: true, createdAt: now })
+      .values({ id: ids.space, slug, name: `${handle}'s space`, visibility: 'private', ownerId: ids.user, personal: true, createdAt: now })
       .onConflictDoNothing(),
   ]);
   const user = await findUserByHandle(db, handle);
