@@ -10,4 +10,5 @@ export { parseConfig, DEFAULT_CONFIG, type BinderyConfig, type ToolMode } from '
 export { BinderyError, toErrorResult, type ErrorCode } from './errors';
 export type { BinderyDeps, Caller, Logger, ToolContext } from './context';
 export { stderrLogger } from './context';
+export { ensureCaller, ensureCountsCurrent } from './services/prepare';
 export { RuntimeProfiler, defaultProfiler, type RuntimeFigures } from './footprint/runtime';
