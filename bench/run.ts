@@ -1,7 +1,7 @@
 // The benchmark suite (`bun run bench`): runs every bench/*.bench.ts module in one process, side by
 // side, prints one Markdown table and writes bench/results/latest.json. `bun run bench <filter>` runs
 // only the modules whose file name contains the filter.
-import { readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import type { BenchSection } from './types';
@@ -30,4 +30,17 @@ const table = lines.join('\n');
 console.log(table);
 mkdirSync(join(dir, 'results'), { recursive: true });
 const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), bun: Bun.version, platform: process.platform };
-writeFileSync(join(dir, 'results', filter ? `latest-${filter}.json` : 'latest.json'), JSON.stringify({ at: new Date().toISOString(), machine, sections, table }, null, 2) + '\n');
+const at = new Date().toISOString();
+writeFileSync(join(dir, 'results', filter ? `latest-${filter}.json` : 'latest.json'), JSON.stringify({ at, machine, sections, table }, null, 2) + '\n');
+
+// A full run also refreshes the README's benchmark table (between its bench markers).
+if (!filter) {
+  const readme = join(dir, '..', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const start = text.indexOf('<!-- bench:start -->');
+  const end = text.indexOf('<!-- bench:end -->');
+  if (start >= 0 && end > start) {
+    const stamp = `Last run ${at.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} × ${machine.cpu ?? 'CPU'}, Bun ${machine.bun}.`;
+    writeFileSync(readme, `${text.slice(0, start)}<!-- bench:start -->\n${stamp}\n\n${table}\n${text.slice(end)}`);
+  }
+}
