@@ -9,7 +9,7 @@ import { ToolSession } from './modes/session';
 import { createRegistry } from './tools/registry';
 import { toolListEntry } from './tools/listing';
 import { errorResult, runTool, type ToolRunObserver } from './tools/run';
-import { defaultProfiler, type RuntimeProfiler } from './footprint/runtime';
+import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime';
 
 export const SERVER_NAME = 'bindery';
 export const SERVER_VERSION = '0.1.0';
@@ -23,7 +23,10 @@ export interface ServerOptions {
   stateless?: boolean;
   /** Sees every tool result, besides the runtime profiler. */
   observe?: ToolRunObserver;
-  /** Where runtime token figures accumulate; default: one profiler shared by the process. */
+  /**
+   * Where runtime token figures accumulate and what `list_available_tools` reports; default: the
+   * caller's own figures (the process-wide profiler still sees every call, but no user is shown it).
+   */
   profiler?: RuntimeProfiler;
 }
 
@@ -43,9 +46,14 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   const registry = createRegistry();
   const mode = options.mode ?? deps.config.toolMode;
   const session = new ToolSession(registry, deps.config, mode, !!options.stateless, options.mode ? 'server option' : 'BINDERY_TOOL_MODE');
-  const profiler = options.profiler ?? defaultProfiler();
+  const profiler = options.profiler ?? callerProfiler(options.caller.id);
+  const processWide = options.profiler ? undefined : defaultProfiler();
   const extra = options.observe;
-  const observe: ToolRunObserver = extra ? (tool, figures) => (profiler.observe(tool, figures), extra(tool, figures)) : profiler.observe;
+  const observe: ToolRunObserver = (tool, figures) => {
+    profiler.observe(tool, figures);
+    processWide?.observe(tool, figures);
+    extra?.(tool, figures);
+  };
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },

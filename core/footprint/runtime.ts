@@ -119,3 +119,22 @@ export function defaultProfiler(): RuntimeProfiler {
   processProfiler ??= new RuntimeProfiler();
   return processProfiler;
 }
+
+/** Callers whose figures are kept per process; the least recently served make room past this. */
+const MAX_CALLER_PROFILERS = 1_000;
+const callerProfilers = new Map<string, RuntimeProfiler>();
+
+/**
+ * The figures of one caller's calls in this process. `list_available_tools` shows these, never the
+ * process-wide ones: another user's call counts and response sizes would tell what they read and when.
+ */
+export function callerProfiler(callerId: string): RuntimeProfiler {
+  let profiler = callerProfilers.get(callerId);
+  if (profiler) callerProfilers.delete(callerId);
+  else {
+    profiler = new RuntimeProfiler();
+    if (callerProfilers.size >= MAX_CALLER_PROFILERS) callerProfilers.delete(callerProfilers.keys().next().value!);
+  }
+  callerProfilers.set(callerId, profiler);
+  return profiler;
+}

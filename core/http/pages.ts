@@ -1,5 +1,6 @@
 import { readableBindingVersion, type BindingVersionRow } from '../../db/store/bindings';
 import { bindingIdBySlug } from '../../db/store/slugs';
+import { findSpace } from '../../db/store/users';
 import { bindingUrls } from '../budget/tier';
 import type { BinderyDeps, Caller } from '../context';
 import { ANONYMOUS } from './auth';
@@ -22,6 +23,7 @@ export function pageNotFound(format: 'html' | 'md'): Response {
       'Cache-Control': 'no-store',
       'Content-Security-Policy': PAGE_CSP,
       'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
     },
   });
 }
@@ -38,12 +40,17 @@ export async function servePage(deps: BinderyDeps, caller: Caller | undefined, s
   const id = await bindingIdBySlug(deps.db, space, slug);
   const row = id ? await readableBindingVersion(deps.db, reader.id, id, { withContent: true }) : undefined;
   if (!row || row.content === undefined) return pageNotFound(format);
+  // Shared caches may keep only what a public space shows to everyone: a page readable through a
+  // public link must stop being served the moment the link is revoked.
+  const publicSpace = !caller && (await findSpace(deps.db, row.spaceId))?.visibility === 'public';
   const headers = {
-    'Cache-Control': caller ? 'private, no-store' : 'public, max-age=60',
+    'Cache-Control': publicSpace ? 'public, max-age=60' : 'private, no-store',
     Vary: 'Authorization',
     ETag: `"${row.versionId}"`,
     'Content-Security-Policy': PAGE_CSP,
     'X-Content-Type-Options': 'nosniff',
+    // The address of a link-shared page is its key: images and links in the content must not receive it.
+    'Referrer-Policy': 'no-referrer',
   };
   if (format === 'md') return new Response(row.content, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
   return new Response(pageHtml(row, deps.config.publicUrl), { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });

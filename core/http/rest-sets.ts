@@ -16,7 +16,7 @@ const listQuery = z.strictObject({
   cursor: z.string().max(2000).optional(),
 });
 const readQuery = z.strictObject({ tier: tierSchema.default('1') });
-const createInput = z.strictObject({ name: name(), description: text().max(1000).optional(), space: spaceRef().optional(), bindingIds: z.array(bindingId()).optional() });
+const createInput = z.strictObject({ name: name(), description: text().trim().max(600, { message: 'must be at most 600 characters' }).optional(), space: spaceRef().optional(), bindingIds: z.array(bindingId()).optional() });
 
 function setHead(s: SetWithSpace) {
   return { id: s.id, name: s.name, description: s.description, space: `@${s.spaceSlug}`, updatedAt: new Date(s.updatedAt).toISOString() };
