@@ -31,3 +31,20 @@ export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/** Bytes as unpadded base64url (RFC 4648 §5). */
+export function b64url(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The secret of a public link: 192 random bits as 32 base64url characters (stored only as its SHA-256). */
+export function newLinkSecret(): string {
+  return b64url(crypto.getRandomValues(new Uint8Array(24)));
+}
+
+/** True for a string shaped like a link secret; anything else is never hashed or looked up. */
+export function isLinkSecret(value: string): boolean {
+  return /^[A-Za-z0-9_-]{32}$/.test(value);
+}

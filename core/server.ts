@@ -8,8 +8,10 @@ import { fail } from './errors';
 import { ToolSession } from './modes/session';
 import { createRegistry } from './tools/registry';
 import { toolListEntry } from './tools/listing';
+import { clip } from './tools/format-issues';
 import { errorResult, runTool, type ToolRunObserver } from './tools/run';
 import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime';
+import { ensureStoredCountsOnce } from './services/prepare';
 
 export const SERVER_NAME = 'bindery';
 export const SERVER_VERSION = '0.1.0';
@@ -40,6 +42,21 @@ const INSTRUCTIONS =
  */
 let ajv: AjvJsonSchemaValidator | undefined;
 const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+
+/** Longest model name recorded (the `model` argument's own limit). */
+const MODEL_CHARS = 120;
+
+/**
+ * A model name as provenance records it: one line of well-formed text without NUL, at most
+ * MODEL_CHARS. The client's name comes unchecked from `initialize` and is shown in every tier-1 head,
+ * whose token count is stored at write time: it must read back exactly as it was counted.
+ */
+function provenanceModel(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  let s = raw.toWellFormed().replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MODEL_CHARS);
+  if (!s.isWellFormed()) s = s.slice(0, -1);
+  return s.trimEnd() || null;
+}
 
 /** Builds the MCP server for one session (stdio: once; stateless HTTP and edge: per request). */
 export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): McpServer {
@@ -80,7 +97,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     caller: options.caller,
     provenance: (model) => {
       const client = session.clientName ? `${session.clientName}${session.clientVersion ? ` ${session.clientVersion}` : ''}` : null;
-      return { source: 'llm', model: model?.trim() || client };
+      return { source: 'llm', model: provenanceModel(model) ?? provenanceModel(client) };
     },
     session: {
       get mode() {
@@ -111,7 +128,12 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     identify();
     const tool = registry.get(name);
     if (!tool || !session.callable(tool)) {
-      return errorResult(fail.invalid('name', `no tool named "${name}"; search_tools finds tools by what they do`), ctx);
+      return errorResult(fail.invalid('name', `no tool named "${clip(String(name))}"; search_tools finds tools by what they do`), ctx);
+    }
+    try {
+      await ensureStoredCountsOnce({ db: deps.db, tokens: deps.tokens, config: deps.config, now });
+    } catch (err) {
+      return errorResult(err, ctx);
     }
     if (session.mode === 'lazy' && tool.category !== 'proxy') {
       if (!session.listed().some((t) => t.name === name)) ctx.enableTools([name]);

@@ -14,7 +14,7 @@ import { createHttpApp } from '../core/http/app';
 import { parseConfig } from '../core/index';
 import { createBinding } from '../core/services/bindings';
 import { ensureCaller } from '../core/services/prepare';
-import { sha256Hex } from '../core/ids';
+import { newLinkSecret, sha256Hex } from '../core/ids';
 import { createDatabase, migrate, type Database } from '../db/index';
 import { setItemsTable, setsTable, sharesTable, spacesTable } from '../db/schema/index';
 import { err, ok, testCounter } from './helpers';
@@ -46,6 +46,9 @@ let database: Database;
 let alice: Client;
 const ids: Record<string, string> = {};
 const slugs: Record<string, string> = {};
+/** The secrets of bob's live and revoked public links (only their hashes are in the database). */
+const linkSecret = newLinkSecret();
+const revokedLinkSecret = newLinkSecret();
 
 async function rpc(body: string | unknown, headers: Record<string, string> = {}) {
   return fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${seed.aliceKey}`, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -84,10 +87,21 @@ beforeAll(async () => {
   await make('unlinked', undefined, '# Unlinked\n\nLink revoked.\n');
   await make('inSet', undefined, '# In set\n\nShared through a live set share.\n');
   await make('inRevokedSet', undefined, '# In revoked set\n\nSet share revoked.\n');
-  const share = (id: string, type: 'binding' | 'set', target: string, opts: { public?: boolean; grantee?: string; revoked?: boolean }) =>
-    db.insert(sharesTable).values({ id, targetType: type, targetId: target, granteeId: opts.grantee ?? null, public: !!opts.public, permission: 'read', createdBy: bob.id, createdAt: now, revokedAt: opts.revoked ? now : null });
-  await share('shr_link000000000000', 'binding', ids.linked!, { public: true });
-  await share('shr_unlk000000000000', 'binding', ids.unlinked!, { public: true, revoked: true });
+  const share = async (id: string, type: 'binding' | 'set', target: string, opts: { secret?: string; grantee?: string; revoked?: boolean }) =>
+    db.insert(sharesTable).values({
+      id,
+      targetType: type,
+      targetId: target,
+      granteeId: opts.grantee ?? null,
+      public: !!opts.secret,
+      linkHash: opts.secret ? await sha256Hex(opts.secret) : null,
+      permission: 'read',
+      createdBy: bob.id,
+      createdAt: now,
+      revokedAt: opts.revoked ? now : null,
+    });
+  await share('shr_link000000000000', 'binding', ids.linked!, { secret: linkSecret });
+  await share('shr_unlk000000000000', 'binding', ids.unlinked!, { secret: revokedLinkSecret, revoked: true });
   const bobSpace = (await db.get<{ id: string }>(sql`SELECT id FROM spaces WHERE slug = 'bob'`))!.id;
   for (const [setId, key] of [['set_live000000000000', 'inSet'], ['set_dead000000000000', 'inRevokedSet']] as const) {
     await db.insert(setsTable).values({ id: setId, spaceId: bobSpace, name: setId, createdBy: bob.id, createdAt: now, updatedAt: now });
@@ -199,11 +213,17 @@ describe("another user's private binding", () => {
     await stillServing();
   });
 
-  test('through a share: a public link reads without a key, a revoked link is 404', async () => {
-    const live = await fetch(`${url}/${slugs.linked}?format=md`);
+  test('through a public link: only with its secret, without a key; its guessable address alone or a revoked link is the one 404', async () => {
+    const live = await fetch(`${url}/${slugs.linked}?format=md&share=${linkSecret}`);
     expect(live.status).toBe(200);
     expect(await live.text()).toContain('Shared by public link.');
-    expect((await fetch(`${url}/${slugs.unlinked}`)).status).toBe(404);
+    const missing = await (await fetch(`${url}/@bob/no-such-binding`)).text();
+    for (const path of [slugs.linked, `${slugs.linked}?share=${revokedLinkSecret}`, `${slugs.unlinked}?share=${revokedLinkSecret}`, slugs.unlinked]) {
+      const res = await fetch(`${url}/${path}`);
+      expect({ path, status: res.status, body: await res.text() }).toEqual({ path, status: 404, body: missing });
+    }
+    // Over MCP the id is enough for the live link, never for the revoked one.
+    expect((await ok(alice, 'get_binding', { id: ids.linked })).binding.id).toBe(ids.linked);
     expect(await err(alice, 'get_binding', { id: ids.unlinked })).toContain('NOT_FOUND');
     await stillServing();
   });

@@ -1,6 +1,6 @@
 // Findings of the access-control review, each pinned by a test that failed before its fix: another
 // user's activity through runtime figures, link-shared pages in shared caches and in Referer headers,
-// symlinks out of an imported folder, REST set descriptions past the tools' limit. Plus what was
+// link-shared pages opened by their guessable address alone, symlinks out of an imported folder, REST set descriptions past the tools' limit. Plus what was
 // judged acceptable, pinned so it stays exactly that small (a taken space slug says nothing more).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -51,6 +51,7 @@ describe('HTTP pages and REST', () => {
   let bob: { id: string; handle: string };
   const paths: Record<string, string> = {};
   let linkId: string;
+  let linkSecret: string;
   let deps: Parameters<typeof createBinding>[0];
 
   const get = (path: string, headers: Record<string, string> = {}) => app.fetch(new Request(`http://localhost:8787${path}`, { headers }));
@@ -71,7 +72,9 @@ describe('HTTP pages and REST', () => {
     const linked = await createBinding(deps, bob, { name: 'Linked page', content: '# Linked\n\nOnly for link holders.\n', summary: 'Linked.' }, HUMAN);
     paths.open = `/@${open.spaceSlug}/${open.bindingSlug}`;
     paths.linked = `/@${linked.spaceSlug}/${linked.bindingSlug}`;
-    linkId = (await createShare(deps, bob, { target: linked.bindingId, public: true, permission: 'read' })).share.id;
+    const link = await createShare(deps, bob, { target: linked.bindingId, public: true, permission: 'read' });
+    linkId = link.share.id;
+    linkSecret = link.linkSecret!;
     app = createHttpApp({ deps: { db: database.db, tokens, config } });
   });
   afterAll(async () => {
@@ -80,7 +83,7 @@ describe('HTTP pages and REST', () => {
   });
 
   test('no page hands its address to the hosts of images or links in its content (Referrer-Policy)', async () => {
-    for (const path of [paths.open!, `${paths.open}?format=md`, paths.linked!, '/@bob/no-such-page']) {
+    for (const path of [paths.open!, `${paths.open}?format=md`, `${paths.linked}?share=${linkSecret}`, paths.linked!, '/@bob/no-such-page']) {
       const res = await get(path);
       expect({ path, policy: res.headers.get('referrer-policy') }).toEqual({ path, policy: 'no-referrer' });
     }
@@ -90,14 +93,26 @@ describe('HTTP pages and REST', () => {
     const open = await get(paths.open!);
     expect(open.status).toBe(200);
     expect(open.headers.get('cache-control')).toBe('public, max-age=60');
-    for (const format of ['', '?format=md']) {
-      const linked = await get(`${paths.linked}${format}`);
+    for (const format of ['?', '?format=md&']) {
+      const linked = await get(`${paths.linked}${format}share=${linkSecret}`);
       expect(linked.status).toBe(200);
       expect(linked.headers.get('cache-control')).toBe('private, no-store');
     }
     expect((await get(paths.open!, { Authorization: `Bearer ${bobKey}` })).headers.get('cache-control')).toBe('private, no-store');
     await revokeShare(deps, bob, linkId);
-    expect((await get(paths.linked!)).status).toBe(404);
+    expect((await get(`${paths.linked}?share=${linkSecret}`)).status).toBe(404);
+  });
+
+  test("a public link's guessable address (/@space/slug) opens nothing without the link's secret (tests/share-links.test.ts has the rest)", async () => {
+    const fresh = await createBinding(deps, bob, { name: 'Guessable', content: '# G\n\nNot for guessers.\n', summary: 'G.' }, HUMAN);
+    const link = await createShare(deps, bob, { target: fresh.bindingId, public: true, permission: 'read' });
+    const path = `/@${fresh.spaceSlug}/${fresh.bindingSlug}`;
+    const missing = await (await get('/@bob/no-such-page')).text();
+    for (const q of ['', '?format=md']) {
+      const res = await get(`${path}${q}`);
+      expect({ status: res.status, body: await res.text() }).toEqual({ status: 404, body: q ? await (await get('/@bob/no-such-page?format=md')).text() : missing });
+    }
+    expect((await get(`${path}?share=${link.linkSecret}`)).status).toBe(200);
   });
 
   test('REST set descriptions follow the tools\' limit (600 characters); nothing is written past it', async () => {

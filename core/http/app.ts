@@ -4,7 +4,8 @@ import type { BinderyDeps } from '../context';
 import { authenticate } from './auth';
 import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard';
 import { createMcpEndpoint, type McpEndpoint } from './mcp';
-import { parsePagePath, servePage } from './pages';
+import { serveLinkIndex } from './link-index';
+import { parseIndexPath, parsePagePath, servePage } from './pages';
 import { json, rpcError, unauthorized, withHeaders } from './responses';
 import { handleRest } from './rest';
 
@@ -24,7 +25,7 @@ export interface HttpApp {
   close(): Promise<void>;
 }
 
-/** Builds the HTTP surface of CONTRACT §8 over the core: /mcp, /@space/slug, /api/…, /healthz. */
+/** Builds the HTTP surface of CONTRACT §8 over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { deps } = options;
   const http = deps.config.http;
@@ -64,14 +65,20 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   async function route(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (path === '/healthz' && request.method === 'GET') return health();
-    const page = request.method === 'GET' || request.method === 'HEAD' ? parsePagePath(path) : undefined;
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    const page = read ? parsePagePath(path) : undefined;
+    const index = read ? parseIndexPath(path) : undefined;
     const isMcp = path === '/mcp';
     const isApi = path === '/api' || path.startsWith('/api/');
-    if (!page && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
+    if (!page && !index && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
     const auth = await authenticate(deps.db, request);
-    if (auth.kind === 'bad' || (auth.kind === 'none' && !page)) return unauthorized(auth.kind === 'bad', isMcp);
+    if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index)) return unauthorized(auth.kind === 'bad', isMcp);
     const caller = auth.kind === 'ok' ? auth.caller : undefined;
-    if (page) return servePage(deps, caller, page[0], page[1], url.searchParams.get('format') === 'md' ? 'md' : 'html');
+    const format = url.searchParams.get('format') === 'md' ? 'md' : 'html';
+    // A public link's secret rides in ?share=: it is the only thing that opens a link-shared page.
+    const secret = url.searchParams.get('share');
+    if (page) return servePage(deps, caller, page[0], page[1], format, secret);
+    if (index) return serveLinkIndex(deps, caller, index, format, secret);
     let body: unknown;
     if (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT') {
       const read = await readJson(request, isMcp);

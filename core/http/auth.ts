@@ -1,7 +1,7 @@
 import type { BinderyDb } from '../../db/types';
 import { insertApiKey, liveApiKey } from '../../db/store/api-keys';
 import type { Caller } from '../context';
-import { sha256Hex } from '../ids';
+import { b64url, sha256Hex } from '../ids';
 
 /**
  * API keys look like `bdk_<16 id chars>_<43 secret chars>`: the id part finds the row, the SHA-256 of
@@ -12,12 +12,6 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** Reserved caller for requests without a key: owns nothing, so it reads only public things. */
 export const ANONYMOUS: Caller = { id: 'anonymous', handle: 'anonymous' };
-
-function b64url(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 /** Mints a key for a user: returns the key (shown once) and its id; stores only the hash. */
 export async function createApiKey(db: BinderyDb, userId: string, now: number, label?: string): Promise<{ id: string; key: string }> {

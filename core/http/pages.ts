@@ -1,13 +1,15 @@
+import type { LinkScope } from '../../db/store/access';
 import { readableBindingVersion, type BindingVersionRow } from '../../db/store/bindings';
 import { bindingIdBySlug } from '../../db/store/slugs';
 import { findSpace } from '../../db/store/users';
 import { bindingUrls } from '../budget/tier';
 import type { BinderyDeps, Caller } from '../context';
+import { isLinkSecret, sha256Hex } from '../ids';
 import { ANONYMOUS } from './auth';
 import { escapeHtml, renderMarkdown } from './markdown';
 
 /** No script, frame, form or plugin may come from a page; inline styles only. */
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const NOT_FOUND_HTML =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Bindery</title></head><body><h1>Not found</h1><p>There is no binding at this address, or you may not read it.</p></body></html>\n';
@@ -34,15 +36,40 @@ export function parsePagePath(pathname: string): [string, string] | undefined {
   return m ? [m[1]!, m[2]!] : undefined;
 }
 
-/** GET /@space/slug: the current version as HTML, or its Markdown with `?format=md`. */
-export async function servePage(deps: BinderyDeps, caller: Caller | undefined, space: string, slug: string, format: 'html' | 'md'): Promise<Response> {
+/** `/@space` → space, or undefined (the index page a space or set link opens). */
+export function parseIndexPath(pathname: string): string | undefined {
+  return /^\/@([a-z0-9-]{1,80})\/?$/.exec(pathname)?.[1];
+}
+
+/**
+ * The public-link shares a page request may use: only the live link whose secret it carries in
+ * `?share=`. The address itself (`/@space/slug`) is built from names anyone can guess.
+ */
+export async function linkScope(secret: string | null | undefined): Promise<LinkScope> {
+  return secret && isLinkSecret(secret) ? { linkHash: await sha256Hex(secret) } : 'none';
+}
+
+/**
+ * GET /@space/slug: the current version as HTML, or its Markdown with `?format=md`. Readable by its
+ * owner and user-share holders (by key), by anyone for a public space, and through a public link only
+ * with that link's secret (`secret`, from `?share=`); anything else is the one 404.
+ */
+export async function servePage(
+  deps: BinderyDeps,
+  caller: Caller | undefined,
+  space: string,
+  slug: string,
+  format: 'html' | 'md',
+  secret?: string | null,
+): Promise<Response> {
   const reader = caller ?? ANONYMOUS;
   const id = await bindingIdBySlug(deps.db, space, slug);
-  const row = id ? await readableBindingVersion(deps.db, reader.id, id, { withContent: true }) : undefined;
+  const links = await linkScope(secret);
+  const row = id ? await readableBindingVersion(deps.db, reader.id, id, { withContent: true, links }) : undefined;
   if (!row || row.content === undefined) return pageNotFound(format);
   // Shared caches may keep only what a public space shows to everyone: a page readable through a
-  // public link must stop being served the moment the link is revoked.
-  const publicSpace = !caller && (await findSpace(deps.db, row.spaceId))?.visibility === 'public';
+  // public link must stop being served the moment the link is revoked, and its address is a secret.
+  const publicSpace = !caller && links === 'none' && (await findSpace(deps.db, row.spaceId))?.visibility === 'public';
   const headers = {
     'Cache-Control': publicSpace ? 'public, max-age=60' : 'private, no-store',
     Vary: 'Authorization',
@@ -53,11 +80,14 @@ export async function servePage(deps: BinderyDeps, caller: Caller | undefined, s
     'Referrer-Policy': 'no-referrer',
   };
   if (format === 'md') return new Response(row.content, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
-  return new Response(pageHtml(row, deps.config.publicUrl), { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+  const linkSecret = links === 'none' ? undefined : secret!;
+  return new Response(pageHtml(row, deps.config.publicUrl, linkSecret), { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
 }
 
-function pageHtml(row: BindingVersionRow, publicBase: string): string {
-  const { textUrl } = bindingUrls(publicBase, row.spaceSlug, row.bindingSlug);
+function pageHtml(row: BindingVersionRow, publicBase: string, linkSecret: string | undefined): string {
+  // The Markdown link carries the secret the page was opened with, so it opens for the same reader.
+  const { textUrl: plain } = bindingUrls(publicBase, row.spaceSlug, row.bindingSlug);
+  const textUrl = linkSecret ? `${plain}&share=${linkSecret}` : plain;
   const provenance = row.model ? `${row.source} · ${row.model}` : row.source;
   const points = row.keyPoints.length ? `<ul class="points">${row.keyPoints.map((k) => `<li>${escapeHtml(k)}</li>`).join('')}</ul>` : '';
   return `<!doctype html>

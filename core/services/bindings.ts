@@ -24,10 +24,14 @@ export interface CoreDeps {
   now: () => number;
 }
 
-/** A space the caller may read, by reference; unreadable spaces look missing. Default: personal space. */
+/**
+ * A space the caller may read, by reference; unreadable spaces look missing. Default: personal space.
+ * A public link on a private space opens it only to callers who name it by id, never by its slug.
+ */
 export async function resolveSpace(deps: CoreDeps, caller: Caller, ref?: string): Promise<SpaceRow> {
   const space = ref ? await findSpace(deps.db, ref) : await personalSpace(deps.db, caller.id);
-  if (!space || !(await canSeeSpace(deps.db, caller.id, space))) throw fail.notFound('space', ref ?? '(personal)', 'space');
+  const byId = space !== undefined && ref?.replace(/^@/, '') === space.id;
+  if (!space || !(await canSeeSpace(deps.db, caller.id, space, byId))) throw fail.notFound('space', ref ?? '(personal)', 'space');
   return space;
 }
 

@@ -75,6 +75,8 @@ export function ensureHelpTopicsOnce(deps: CoreDeps): Promise<number> {
 export async function setHelpTopic(deps: CoreDeps, topic: string, markdown: string): Promise<HelpTopicRow> {
   if (!HELP_TOPIC_NAME.test(topic)) throw fail.invalid('topic', 'must be lowercase letters and digits, words joined by "-" or "/"');
   if (markdown.trim().length === 0) throw fail.invalid('file', 'is empty');
+  // libSQL cuts text at a NUL: the stored body would be shorter than the one counted.
+  if (markdown.includes('\u0000')) throw fail.invalid('file', 'must not contain NUL characters (U+0000); is it a binary file?');
   await deps.tokens.load();
   const next = row(deps, topic, markdown, 'cli');
   const max = deps.config.maxResponseTokens;

@@ -1,11 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index';
 import { getSetting, putSetting } from '../../db/store/settings';
 import { ensureUser } from '../../db/store/users';
-import { countBlocks, RENDER_REVISION } from '../budget/tier';
+import { countBlocks, RENDER_REVISION, renderHead } from '../budget/tier';
 import type { Caller } from '../context';
 import { newId, slugify } from '../ids';
 import type { CoreDeps } from './bindings';
+import { ensureCommentCounts } from './comments';
 
 /** What stored block counts depend on: the render revision, the tokenizer and the public URL. */
 export function renderKey(deps: Pick<CoreDeps, 'config'>): string {
@@ -15,27 +16,34 @@ export function renderKey(deps: Pick<CoreDeps, 'config'>): string {
 /**
  * Makes stored token counts match this configuration: when the tokenizer, the public URL or the
  * rendering changed since they were computed, every version is recounted once (here, not on reads).
- * Returns how many versions were recounted.
+ * When only the URL changed, only the head blocks (the one block that shows it) are recounted, and no
+ * content is read. Returns how many versions were recounted.
  */
 export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
   const key = renderKey(deps);
   const stored = await getSetting(deps.db, 'render_key');
   if (stored === key) return 0;
+  const headsOnly = stored !== undefined && withoutUrl(stored) === withoutUrl(key);
+  const { content: _content, ...metaColumns } = getTableColumns(versionsTable);
   let done = 0;
   for (let offset = 0; ; offset += 200) {
-    const rows = await deps.db
-      .select({ v: versionsTable, spaceSlug: spacesTable.slug, bindingSlug: bindingsTable.slug })
+    const rows = (await deps.db
+      .select({ v: headsOnly ? metaColumns : getTableColumns(versionsTable), spaceSlug: spacesTable.slug, bindingSlug: bindingsTable.slug })
       .from(versionsTable)
       .innerJoin(bindingsTable, eq(bindingsTable.id, versionsTable.bindingId))
       .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
       .orderBy(versionsTable.id)
       .limit(200)
       .offset(offset)
-      .all();
+      .all()) as { v: typeof versionsTable.$inferSelect; spaceSlug: string; bindingSlug: string }[];
     if (rows.length === 0) break;
     // Loaded only when there is something to recount: a fresh database starts without it.
     await deps.tokens.load();
     const updates = rows.map(({ v, spaceSlug, bindingSlug }) => {
+      if (headsOnly) {
+        const headBlockTokens = deps.tokens.count(renderHead({ ...v, spaceSlug, bindingSlug }, deps.config.publicUrl));
+        return deps.db.update(versionsTable).set({ headBlockTokens }).where(eq(versionsTable.id, v.id));
+      }
       const contentTokenCount = deps.tokens.count(v.content);
       const summaryTokenCount = deps.tokens.count(v.summary);
       const facts = { ...v, bindingId: v.bindingId, spaceSlug, bindingSlug, contentTokenCount, summaryTokenCount };
@@ -46,6 +54,35 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
     done += rows.length;
   }
   await putSetting(deps.db, 'render_key', key);
+  return done;
+}
+
+/** The render key without its URL (the URL is last and may itself hold "|"). */
+function withoutUrl(key: string): string {
+  return key.split('|').slice(0, 2).join('|');
+}
+
+const checked = new WeakMap<object, Map<string, Promise<void>>>();
+
+/**
+ * `ensureCountsCurrent` and `ensureCommentCounts` once per database handle and configuration, before
+ * the first tool call. Bun and Node run them at start-up; the edge handler and embedders never do, so
+ * without this a changed BINDERY_PUBLIC_URL or BINDERY_TOKENIZER there would leave every stored count
+ * describing another text than the one shown. After the first call this costs nothing.
+ */
+export function ensureStoredCountsOnce(deps: CoreDeps): Promise<void> {
+  let byKey = checked.get(deps.db);
+  if (!byKey) checked.set(deps.db, (byKey = new Map()));
+  const key = renderKey(deps);
+  let done = byKey.get(key);
+  if (!done) {
+    done = (async () => {
+      await ensureCountsCurrent(deps);
+      await ensureCommentCounts(deps);
+    })();
+    done.catch(() => byKey.delete(key));
+    byKey.set(key, done);
+  }
   return done;
 }
 

@@ -1,8 +1,8 @@
 import type { Caller } from '../context';
 import { BinderyError, fail } from '../errors';
-import { newId } from '../ids';
+import { newId, newLinkSecret, sha256Hex } from '../ids';
 import { findUserByHandle } from '../../db/store/users';
-import { findLiveShare, getShare, putShare, revokeShareRow, type ShareListRow, type ShareTargetType } from '../../db/store/shares';
+import { findLiveShare, getShare, putShare, revokeShareRow, setShareLinkHash, type ShareListRow, type ShareTargetType } from '../../db/store/shares';
 import { readBinding, resolveSpace, type CoreDeps } from './bindings';
 import { readSet } from './sets';
 
@@ -11,6 +11,14 @@ export interface ShareTarget {
   id: string;
   label: string;
   ownerId: string;
+  /** Where its public link points: `/@space/slug` for a binding, `/@space` (the link's index page) for a set or space. */
+  path: string;
+}
+
+/** A public link's page and Markdown addresses: the target's path with the secret as `share`. */
+export function shareLinkUrls(publicBase: string, path: string, secret: string): { linkUrl: string; linkTextUrl: string } {
+  const linkUrl = `${publicBase}${path}?share=${secret}`;
+  return { linkUrl, linkTextUrl: `${publicBase}${path}?format=md&share=${secret}` };
 }
 
 /**
@@ -21,13 +29,13 @@ export async function resolveShareTarget(deps: CoreDeps, caller: Caller, ref: st
   let target: ShareTarget;
   if (ref.startsWith('bnd_')) {
     const row = await readBinding(deps, caller, ref);
-    target = { type: 'binding', id: row.bindingId, label: `binding ${row.bindingId} ("${row.name}")`, ownerId: row.spaceOwnerId };
+    target = { type: 'binding', id: row.bindingId, label: `binding ${row.bindingId} ("${row.name}")`, ownerId: row.spaceOwnerId, path: `/@${row.spaceSlug}/${row.bindingSlug}` };
   } else if (ref.startsWith('set_')) {
     const set = await readSet(deps, caller, ref);
-    target = { type: 'set', id: set.id, label: `set ${set.id} ("${set.name}")`, ownerId: set.spaceOwnerId };
+    target = { type: 'set', id: set.id, label: `set ${set.id} ("${set.name}")`, ownerId: set.spaceOwnerId, path: `/@${set.spaceSlug}` };
   } else {
     const space = await resolveSpace(deps, caller, ref);
-    target = { type: 'space', id: space.id, label: `space @${space.slug}`, ownerId: space.ownerId };
+    target = { type: 'space', id: space.id, label: `space @${space.slug}`, ownerId: space.ownerId, path: `/@${space.slug}` };
   }
   if (forWrite && target.ownerId !== caller.id) throw fail.forbidden(`${target.label} is not yours; only its owner can share it or see its shares`);
   return target;
@@ -40,11 +48,23 @@ export interface CreateShareInput {
   permission: 'read' | 'comment';
 }
 
+export interface CreateShareResult {
+  share: ShareListRow;
+  created: boolean;
+  target: ShareTarget;
+  /** The public link's secret, when this call minted it: it is never stored, so it is shown only now. */
+  linkSecret?: string;
+  /** The share this one replaced (another permission); a public link keeps its secret across it. */
+  replaced?: string;
+}
+
 /**
  * Shares a target the caller owns with one user (by handle) or with anyone who has the link. An
  * identical live share is returned as is; one with another permission is replaced in one batch.
+ * A new public link gets a random secret whose SHA-256 alone is stored; replacing a link's permission
+ * keeps its secret, so the addresses already handed out keep working with the new permission.
  */
-export async function createShare(deps: CoreDeps, caller: Caller, input: CreateShareInput): Promise<{ share: ShareListRow; created: boolean }> {
+export async function createShare(deps: CoreDeps, caller: Caller, input: CreateShareInput): Promise<CreateShareResult> {
   if (!!input.user === !!input.public) throw fail.invalid('user', 'give either user (a handle) or public: true, not both and not neither');
   const target = await resolveShareTarget(deps, caller, input.target);
   let granteeId: string | null = null;
@@ -58,14 +78,31 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
     granteeId = grantee.id;
   }
   const existing = await findLiveShare(deps.db, target.type, target.id, granteeId);
-  if (existing && existing.permission === input.permission) return { share: (await getShare(deps.db, existing.id))!, created: false };
+  if (existing && existing.permission === input.permission) {
+    // A link made before links carried a secret has no working address: give it one now.
+    let linkSecret: string | undefined;
+    if (!granteeId && !existing.linkHash) {
+      const secret = newLinkSecret();
+      if (await setShareLinkHash(deps.db, existing.id, await sha256Hex(secret))) linkSecret = secret;
+    }
+    return { share: (await getShare(deps.db, existing.id))!, created: false, target, linkSecret };
+  }
+  let linkHash: string | null = null;
+  let linkSecret: string | undefined;
+  if (!granteeId) {
+    linkHash = existing?.linkHash ?? null;
+    if (!linkHash) {
+      linkSecret = newLinkSecret();
+      linkHash = await sha256Hex(linkSecret);
+    }
+  }
   const id = newId('shr');
   await putShare(
     deps.db,
-    { id, targetType: target.type, targetId: target.id, granteeId, public: !granteeId, permission: input.permission, createdBy: caller.id, createdAt: deps.now() },
+    { id, targetType: target.type, targetId: target.id, granteeId, public: !granteeId, permission: input.permission, createdBy: caller.id, createdAt: deps.now(), linkHash },
     existing?.id,
   );
-  return { share: (await getShare(deps.db, id))!, created: true };
+  return { share: (await getShare(deps.db, id))!, created: true, target, linkSecret, replaced: existing?.id };
 }
 
 /**

@@ -21,6 +21,21 @@ export function checkContentSize(content: string, maxBytes: number): void {
 }
 
 /**
+ * Refuses text the database would not give back as written (imports skip past the tools' schemas):
+ * libSQL cuts text at a NUL and turns a lone surrogate into U+FFFD, and the counts stored below would
+ * then be of another text than the one read.
+ */
+function checkStorable(draft: VersionDraft): void {
+  const fields: [string, string | null][] = [['name', draft.name], ['summary', draft.summary], ['content', draft.content], ['model', draft.model]];
+  draft.keyPoints.forEach((k, i) => fields.push([`keyPoints.${i}`, k]));
+  for (const [field, value] of fields) {
+    if (value === null) continue;
+    if (value.includes('\u0000')) throw fail.invalid(field, 'must not contain NUL characters (U+0000)');
+    if (!value.isWellFormed()) throw fail.invalid(field, 'must be valid Unicode text (it contains a lone UTF-16 surrogate)');
+  }
+}
+
+/**
  * Builds the row of a new version: preview, hashes and every token count, computed once here so no
  * read ever tokenizes stored text again.
  */
@@ -29,6 +44,7 @@ export async function buildVersionRow(
   where: { bindingId: string; spaceSlug: string; bindingSlug: string; number: number; now: number; publicUrl: string },
   tokens: TokenCounter,
 ): Promise<VersionInsert> {
+  checkStorable(draft);
   const contentPreview = takePreview(draft.content);
   const facts = {
     bindingId: where.bindingId,

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 
-/** A string that is valid Unicode: lone UTF-16 surrogates are refused, never stored. */
+/**
+ * A string that is stored exactly as sent: lone UTF-16 surrogates (stored as U+FFFD) and NUL
+ * characters (libSQL cuts text at the first one) are refused, so a stored token count is always the
+ * count of what is read back.
+ */
 export const text = () =>
-  z.string().refine((s) => s.isWellFormed(), { message: 'must be valid Unicode text (it contains a lone UTF-16 surrogate)' });
+  z
+    .string()
+    .refine((s) => s.isWellFormed(), { message: 'must be valid Unicode text (it contains a lone UTF-16 surrogate)' })
+    .refine((s) => !s.includes('\u0000'), { message: 'must not contain NUL characters (U+0000)' });
 
 export const tierSchema = z
   .enum(['1', '1.5', '2'], { message: 'must be "1" (summary), "1.5" (+ preview) or "2" (full content)' })

@@ -44,5 +44,12 @@ export const migrations: { tag: string; statements: string[] }[] = [
       "ALTER TABLE `sets` ADD `revision` integer DEFAULT 0 NOT NULL;",
       "CREATE INDEX `set_items_set_position_idx` ON `set_items` (`set_id`,`position`);"
     ]
+  },
+  {
+    "tag": "0003_share_link_secret",
+    "statements": [
+      "ALTER TABLE `shares` ADD `link_hash` text;",
+      "CREATE INDEX `shares_link_idx` ON `shares` (`link_hash`);"
+    ]
   }
 ];

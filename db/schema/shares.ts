@@ -1,7 +1,10 @@
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
 import { usersTable } from './users';
 
-/** Access to a binding, set or space for one user (`granteeId`) or anyone with the link (`public`). */
+/**
+ * Access to a binding, set or space for one user (`granteeId`) or anyone with the link (`public`).
+ * A public link carries a random secret (`?share=…`); only its SHA-256 is kept, in `linkHash`.
+ */
 export const sharesTable = sqliteTable(
   'shares',
   {
@@ -14,6 +17,11 @@ export const sharesTable = sqliteTable(
     createdBy: text('created_by').notNull().references(() => usersTable.id),
     createdAt: integer('created_at').notNull(),
     revokedAt: integer('revoked_at'),
+    linkHash: text('link_hash'),
   },
-  (t) => [index('shares_target_idx').on(t.targetType, t.targetId), index('shares_grantee_idx').on(t.granteeId)],
+  (t) => [
+    index('shares_target_idx').on(t.targetType, t.targetId),
+    index('shares_grantee_idx').on(t.granteeId),
+    index('shares_link_idx').on(t.linkHash),
+  ],
 );

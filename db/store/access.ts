@@ -1,13 +1,26 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
+ * Which public-link shares count for a read. `any`: the caller named the thing by its random id, and
+ * knowing the id is enough (MCP and REST by id). `none`: it was named by guessable slugs. `{ linkHash }`:
+ * only the live link whose secret the request carries (pages at `/@space/slug?share=…`).
+ */
+export type LinkScope = 'any' | 'none' | { linkHash: string };
+
+/**
  * A live share that reaches this binding: on the binding, on its space, or on a live set holding it.
  * A set share covers only the items its owner owns: sharing a set never re-shares what was shared
- * with its owner. `publicLinks` counts public-link shares too; `permission` narrows to comment shares.
+ * with its owner. `links` says which public-link shares count; `comment` narrows to comment shares.
  * Expects `bindings` and `spaces` in scope under those table names.
  */
-function shareReachesSql(userId: string, opts: { publicLinks: boolean; comment?: boolean }): SQL {
-  const grantee = opts.publicLinks ? sql`(s.grantee_id = ${userId} OR s.public = 1)` : sql`s.grantee_id = ${userId}`;
+function shareReachesSql(userId: string, opts: { links: LinkScope; comment?: boolean }): SQL {
+  const { links } = opts;
+  const grantee =
+    links === 'none'
+      ? sql`s.grantee_id = ${userId}`
+      : links === 'any'
+        ? sql`(s.grantee_id = ${userId} OR s.public = 1)`
+        : sql`(s.grantee_id = ${userId} OR (s.public = 1 AND s.link_hash = ${links.linkHash}))`;
   const permission = opts.comment ? sql` AND s.permission = 'comment'` : sql``;
   return sql`EXISTS (
     SELECT 1 FROM shares s WHERE s.revoked_at IS NULL${permission} AND ${grantee} AND (
@@ -18,9 +31,12 @@ function shareReachesSql(userId: string, opts: { publicLinks: boolean; comment?:
         WHERE si.binding_id = bindings.id AND st.deleted_at IS NULL AND sso.owner_id = spaces.owner_id))))`;
 }
 
-/** Who may read a binding: the space owner, anyone for a public space, and holders of a share (user or public link). */
-export function canReadBindingSql(userId: string): SQL {
-  return sql`(spaces.owner_id = ${userId} OR spaces.visibility = 'public' OR ${shareReachesSql(userId, { publicLinks: true })})`;
+/**
+ * Who may read a binding: the space owner, anyone for a public space, holders of a user share, and
+ * the public-link shares `links` admits (by default any: the caller knows the binding's id).
+ */
+export function canReadBindingSql(userId: string, links: LinkScope = 'any'): SQL {
+  return sql`(spaces.owner_id = ${userId} OR spaces.visibility = 'public' OR ${shareReachesSql(userId, { links })})`;
 }
 
 /**
@@ -28,10 +44,10 @@ export function canReadBindingSql(userId: string): SQL {
  * with the caller by name. Public spaces and public links are readable but are not searched uninvited.
  */
 export function defaultScopeSql(userId: string): SQL {
-  return sql`(spaces.owner_id = ${userId} OR ${shareReachesSql(userId, { publicLinks: false })})`;
+  return sql`(spaces.owner_id = ${userId} OR ${shareReachesSql(userId, { links: 'none' })})`;
 }
 
 /** Who may comment: the space owner and holders of a live `comment` share (user or public link). */
 export function canCommentBindingSql(userId: string): SQL {
-  return sql`(spaces.owner_id = ${userId} OR ${shareReachesSql(userId, { publicLinks: true, comment: true })})`;
+  return sql`(spaces.owner_id = ${userId} OR ${shareReachesSql(userId, { links: 'any', comment: true })})`;
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
 import type { BinderyDb } from '../types';
-import { canReadBindingSql } from './access';
+import { canReadBindingSql, type LinkScope } from './access';
 import { ftsDelete, ftsInsert } from './fts';
 
 export type VersionInsert = typeof versionsTable.$inferInsert;
@@ -71,12 +71,13 @@ export interface BindingVersionRow {
 /**
  * A live binding the user may read, joined with one of its versions (the current one by default).
  * Missing, deleted and unreadable bindings all come back `undefined`: callers cannot tell them apart.
+ * `links`: which public-link shares count (any, by default: the caller named the binding by its id).
  */
 export async function readableBindingVersion(
   db: BinderyDb,
   userId: string,
   bindingId: string,
-  opts: { version?: number; withContent?: boolean } = {},
+  opts: { version?: number; withContent?: boolean; links?: LinkScope } = {},
 ): Promise<BindingVersionRow | undefined> {
   const versionMatch = opts.version === undefined ? eq(versionsTable.number, bindingsTable.currentVersion) : eq(versionsTable.number, opts.version);
   const row = await db
@@ -84,7 +85,7 @@ export async function readableBindingVersion(
     .from(bindingsTable)
     .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
     .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), versionMatch))
-    .where(and(eq(bindingsTable.id, bindingId), isNull(bindingsTable.deletedAt), canReadBindingSql(userId)))
+    .where(and(eq(bindingsTable.id, bindingId), isNull(bindingsTable.deletedAt), canReadBindingSql(userId, opts.links)))
     .get();
   return row as BindingVersionRow | undefined;
 }

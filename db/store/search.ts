@@ -1,20 +1,22 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
 import type { BinderyDb } from '../types';
-import { canReadBindingSql, defaultScopeSql } from './access';
+import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access';
 import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings';
 
 export interface ScopeOptions {
   userId: string;
   /** Restrict to one space (then public spaces count too); else the caller's default scope. */
   spaceId?: string;
+  /** Which public-link shares count inside that space (default any: the space was named by id or is readable anyway). */
+  links?: LinkScope;
   offset: number;
   limit: number;
 }
 
 function scope(opts: ScopeOptions): SQL {
   return opts.spaceId
-    ? sql`(bindings.space_id = ${opts.spaceId} AND ${canReadBindingSql(opts.userId)})`
+    ? sql`(bindings.space_id = ${opts.spaceId} AND ${canReadBindingSql(opts.userId, opts.links)})`
     : defaultScopeSql(opts.userId);
 }
 

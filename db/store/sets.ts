@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { setItemsTable, setsTable } from '../schema/index';
 import type { BinderyDb } from '../types';
-import { canReadBindingSql } from './access';
+import { canReadBindingSql, type LinkScope } from './access';
 import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings';
 
 export type SetRow = typeof setsTable.$inferSelect;
@@ -57,11 +57,14 @@ export async function readableSet(db: BinderyDb, userId: string, setId: string):
   return rows[0];
 }
 
-/** Every item of a set in position order, each with the version it shows and whether the user may read it. */
-export async function setItemRows(db: BinderyDb, userId: string, setId: string): Promise<SetItemRow[]> {
+/**
+ * Every item of a set in position order, each with the version it shows and whether the user may read
+ * it (`links`: which public-link shares count; any by default, the set having been named by id).
+ */
+export async function setItemRows(db: BinderyDb, userId: string, setId: string, links: LinkScope = 'any'): Promise<SetItemRow[]> {
   const cols = Object.entries({ ...bindingColumns, ...versionMetaColumns }).map(([alias, col]) => sql`${col} AS ${sql.identifier(alias)}`);
   const rows = await db.all<Record<string, unknown>>(sql`SELECT si.position AS "_position", si.pinned_version AS "_pinned",
-      (CASE WHEN ${canReadBindingSql(userId)} THEN 1 ELSE 0 END) AS "_readable", ${sql.join(cols, sql`, `)}
+      (CASE WHEN ${canReadBindingSql(userId, links)} THEN 1 ELSE 0 END) AS "_readable", ${sql.join(cols, sql`, `)}
     FROM set_items si
     JOIN bindings ON bindings.id = si.binding_id
     JOIN spaces ON spaces.id = bindings.space_id

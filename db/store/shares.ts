@@ -5,8 +5,8 @@ import type { BinderyDb } from '../types';
 export type ShareRow = typeof sharesTable.$inferSelect;
 export type ShareTargetType = ShareRow['targetType'];
 
-/** A share with the names a reader needs: who it is for, who made it, what it points at. */
-export interface ShareListRow extends ShareRow {
+/** A share with the names a reader needs: who it is for, who made it, what it points at (never the link's hash). */
+export interface ShareListRow extends Omit<ShareRow, 'linkHash'> {
   granteeHandle: string | null;
   creatorHandle: string;
   targetLabel: string | null;
@@ -36,6 +36,25 @@ export async function putShare(db: BinderyDb, row: typeof sharesTable.$inferInse
     return;
   }
   await db.batch([db.update(sharesTable).set({ revokedAt: row.createdAt }).where(and(eq(sharesTable.id, replaces), isNull(sharesTable.revokedAt))), insert]);
+}
+
+/** Gives a live public share that has no link secret yet (made before links carried one) the hash of one; false when it already had one. */
+export async function setShareLinkHash(db: BinderyDb, id: string, linkHash: string): Promise<boolean> {
+  const rows = await db
+    .update(sharesTable)
+    .set({ linkHash })
+    .where(and(eq(sharesTable.id, id), isNull(sharesTable.revokedAt), eq(sharesTable.public, true), isNull(sharesTable.linkHash)))
+    .returning({ id: sharesTable.id });
+  return rows.length > 0;
+}
+
+/** The live public-link share whose secret hashes to `linkHash`, if any. */
+export async function liveLinkShare(db: BinderyDb, linkHash: string): Promise<Pick<ShareRow, 'id' | 'targetType' | 'targetId'> | undefined> {
+  return db
+    .select({ id: sharesTable.id, targetType: sharesTable.targetType, targetId: sharesTable.targetId })
+    .from(sharesTable)
+    .where(and(eq(sharesTable.linkHash, linkHash), eq(sharesTable.public, true), isNull(sharesTable.revokedAt)))
+    .get();
 }
 
 /** Revokes a live share; false when it was already revoked (by this call's competitor or earlier). */

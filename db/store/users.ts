@@ -50,11 +50,15 @@ export async function findSpace(db: BinderyDb, ref: string): Promise<SpaceRow | 
   return db.select().from(spacesTable).where(eq(column, key)).get();
 }
 
-/** True when the user may see the space itself: owner, public, or a live share of the space. */
-export async function canSeeSpace(db: BinderyDb, userId: string, space: SpaceRow): Promise<boolean> {
+/**
+ * True when the user may see the space itself: owner, public, or a live share of the space. A public
+ * link counts only when the space was named by its random id (`byId`): its slug is guessable.
+ */
+export async function canSeeSpace(db: BinderyDb, userId: string, space: SpaceRow, byId: boolean): Promise<boolean> {
   if (space.ownerId === userId || space.visibility === 'public') return true;
+  const grantee = byId ? sql`(grantee_id = ${userId} OR public = 1)` : sql`grantee_id = ${userId}`;
   const row = await db.get<{ n: number }>(
-    sql`SELECT count(*) AS n FROM shares WHERE revoked_at IS NULL AND target_type = 'space' AND target_id = ${space.id} AND (grantee_id = ${userId} OR public = 1)`,
+    sql`SELECT count(*) AS n FROM shares WHERE revoked_at IS NULL AND target_type = 'space' AND target_id = ${space.id} AND ${grantee}`,
   );
   return Number(row?.n ?? 0) > 0;
 }

@@ -61,6 +61,23 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'a public link opens its page only with its secret (Web Crypto on every runtime)',
+    async run(t, client) {
+      const doc = await ok(client, 'create_binding', { name: `Linked ${t.name}`, content: '# Linked\n\nFor link holders.\n', summary: 'Linked.' });
+      const link = await ok(client, 'create_share', { target: doc.binding.id, public: true, permission: 'read' });
+      expect(link.linkUrl).toMatch(/\?share=[A-Za-z0-9_-]{32}$/);
+      if (!t.url) return;
+      const base = (u: string) => u.replace(/^https?:\/\/[^/]+/, t.url!);
+      expect((await fetch(base(doc.binding.publicUrl))).status).toBe(404);
+      expect((await fetch(base(doc.binding.textUrl))).status).toBe(404);
+      const md = await fetch(base(link.linkTextUrl));
+      expect(md.status).toBe(200);
+      expect(await md.text()).toBe('# Linked\n\nFor link holders.\n');
+      await ok(client, 'revoke_share', { id: link.share.id });
+      expect((await fetch(base(link.linkTextUrl))).status).toBe(404);
+    },
+  },
+  {
     name: 'create_set → get_set_context within budget',
     async run(t, client) {
       const ids: string[] = [];

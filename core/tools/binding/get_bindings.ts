@@ -4,7 +4,7 @@ import { bindingId, maxTokensSchema, tierSchema } from '../schema';
 import { readableBindingsCurrent } from '../../../db/store/bindings';
 import { line, type Piece } from '../../tokens/doc';
 import { bindingView } from '../views';
-import { checkBudget, packListing } from '../packed-list';
+import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list';
 import { budgetView } from '../budget-view';
 
 export const getBindingsTool = defineTool({
@@ -32,10 +32,12 @@ export const getBindingsTool = defineTool({
     const trailer: Piece[] = notFound.length ? [line(`Not found (missing, deleted or not yours to read): ${notFound.join(', ')}`)] : [];
     const header = line(`## ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} at tier ${args.tier}`);
     const listing = await packListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, trailer }, ctx);
+    // Named up to MAX_FOOTER_LINES ids, so the note fits in the room the unbudgeted page keeps under
+    // the cap (49 ids would not).
+    const left = listing.omitted.map((o) => o.id);
+    const named = left.slice(0, MAX_FOOTER_LINES).join(', ') + (left.length > MAX_FOOTER_LINES ? ` and ${left.length - MAX_FOOTER_LINES} more` : '');
     const omittedNote: Piece[] =
-      args.maxTokens === undefined && listing.omitted.length
-        ? [line(`Over the response cap, not shown: ${listing.omitted.map((o) => o.id).join(', ')} (ask again with a lower tier or fewer ids).`)]
-        : [];
+      args.maxTokens === undefined && left.length ? [line(`Over the response cap, not shown: ${named} (ask again with a lower tier or fewer ids).`)] : [];
     return {
       pieces: [...listing.pieces, ...omittedNote],
       data: { results: listing.views, notFound, ...(listing.budget ? { budget: listing.budget } : {}) },

@@ -5,6 +5,7 @@ import { readSet, setContents } from '../../services/sets';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
+import { itemsUnderCap } from '../cap-lines';
 import { itemLines, setItemView, setLine, setView, skippedLine, skippedView, toSetView } from './set-view';
 
 /** Items per page: 200 item lines (names up to 200 characters) stay well under the response cap. */
@@ -27,13 +28,16 @@ export const getSetTool = defineTool({
     const view = toSetView(set, contents);
     const scope = `set:${set.id}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const page = itemLines(contents.items.slice(offset, offset + args.limit));
-    const pagination = await paginate(ctx.db, scope, offset, page.length, contents.items.length);
+    const lines = itemLines(contents.items.slice(offset, offset + args.limit));
     const pieces: Piece[] = [line(`## Set "${set.name.replace(/\s+/g, ' ')}"`), setLine(view)];
     if (set.description) pieces.push(line(set.description.replace(/\s+/g, ' ')));
-    pieces.push(...page.map((p) => p.piece));
+    const skipped = skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id);
+    const kept = itemsUnderCap([...pieces, ...skipped], lines.map((p) => p.piece), ctx);
+    const page = lines.slice(0, kept.length);
+    const pagination = await paginate(ctx.db, scope, offset, page.length, contents.items.length);
+    pieces.push(...kept);
     if (contents.items.length === 0) pieces.push(line('No items. edit_set_items adds bindings.'));
-    pieces.push(...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id));
+    pieces.push(...skipped);
     if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
     return {
       pieces,

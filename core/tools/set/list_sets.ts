@@ -6,6 +6,7 @@ import { resolveSpace } from '../../services/bindings';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
+import { itemsUnderCap } from '../cap-lines';
 import { setLine, setView } from './set-view';
 
 export const listSetsTool = defineTool({
@@ -24,7 +25,7 @@ export const listSetsTool = defineTool({
     const scope = `sets:${space?.id ?? '*'}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const { rows, total } = await listSetRows(ctx.db, ctx.caller.id, { spaceId: space?.id, offset, limit: args.limit });
-    const sets = rows.map((r) => ({
+    const all = rows.map((r) => ({
       id: r.id,
       name: r.name,
       description: r.description,
@@ -34,9 +35,11 @@ export const listSetsTool = defineTool({
       tierTokens: r.tierTokens,
       updatedAt: new Date(r.updatedAt).toISOString(),
     }));
-    const pagination = await paginate(ctx.db, scope, offset, rows.length, total);
     const pieces: Piece[] = [line(`## ${total} set${total === 1 ? '' : 's'}${space ? ` in @${space.slug}` : ''}${offset ? ` (from #${offset + 1})` : ''}`)];
-    pieces.push(...sets.map((s) => line(`- ${setLine(s).text}`)));
+    const kept = itemsUnderCap(pieces, all.map((s) => line(`- ${setLine(s).text}`)), ctx);
+    const sets = all.slice(0, kept.length);
+    pieces.push(...kept);
+    const pagination = await paginate(ctx.db, scope, offset, sets.length, total);
     if (total === 0) pieces.push(line('No sets. create_set makes one.'));
     if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
     return { pieces, data: { sets, pagination }, meta: { pagination } };

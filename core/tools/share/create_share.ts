@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define';
-import { createShare } from '../../services/shares';
-import { line } from '../../tokens/doc';
+import { createShare, shareLinkUrls } from '../../services/shares';
+import { line, type Piece } from '../../tokens/doc';
 import { shareLine, shareView, toShareView } from './share-view';
 
 export const createShareTool = defineTool({
@@ -9,7 +9,7 @@ export const createShareTool = defineTool({
   title: 'Share',
   category: 'share',
   description:
-    'Give another user (by handle) or anyone with the link (public: true) access to a binding, set or space you own. permission "read" lets them read; "comment" also lets them add_comment. A set share covers the set and the bindings in it that you own. Revoke with revoke_share.',
+    'Give another user (by handle) or anyone with the link (public: true) access to a binding, set or space you own. permission "read" lets them read; "comment" also lets them add_comment. A set share covers the set and the bindings in it that you own. A new public share returns linkUrl and linkTextUrl carrying a secret: they are shown only once (only a hash is kept), and the plain publicUrl does not open a private binding. Revoke with revoke_share.',
   aliases: ['give access', 'invite', 'publish link', 'collaborate'],
   input: z.strictObject({
     target: z.string().min(1, { message: 'must not be empty' }).max(80).describe('a binding (bnd_…), set (set_…) or space (spc_… or @slug) you own'),
@@ -17,13 +17,27 @@ export const createShareTool = defineTool({
     public: z.literal(true, { message: 'must be true when given' }).optional().describe('share with anyone who has the link'),
     permission: z.enum(['read', 'comment'], { message: 'must be "read" or "comment"' }),
   }),
-  output: z.object({ share: shareView, created: z.boolean() }),
-  bound: { kind: 'tokens', maxTokens: 100 },
+  output: z.object({
+    share: shareView,
+    created: z.boolean(),
+    linkUrl: z.string().optional().describe('the public link (HTML page); present only when this call made it, never shown again'),
+    linkTextUrl: z.string().optional().describe('the same link as Markdown (?format=md)'),
+  }),
+  bound: { kind: 'tokens', maxTokens: 220 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   async handler(args, ctx) {
-    const { share, created } = await createShare(ctx, ctx.caller, args);
+    const { share, created, target, linkSecret, replaced } = await createShare(ctx, ctx.caller, args);
     const view = toShareView(share);
     const head = created ? `Shared (${view.id}); it takes effect now.` : `Already shared this way (${view.id}); nothing changed.`;
-    return { pieces: [line(head), shareLine(view)], data: { share: view, created } };
+    const pieces: Piece[] = [line(head), shareLine(view)];
+    if (replaced) pieces.push(line(`It replaces ${replaced}${view.public && !linkSecret ? '; the link handed out before keeps working, with this permission' : ''}.`));
+    if (linkSecret) {
+      const urls = shareLinkUrls(ctx.config.publicUrl, target.path, linkSecret);
+      const opens = target.type === 'binding' ? 'the page' : `a page listing the ${target.type}'s bindings, each opened by the same link`;
+      pieces.push(line(`Link (shown only now; only its hash is kept): ${urls.linkUrl}`), line(`Markdown: ${urls.linkTextUrl}`), line(`It opens ${opens}.`));
+      return { pieces, data: { share: view, created, ...urls } };
+    }
+    if (view.public && !created) pieces.push(line('Its link was shown when it was made and cannot be shown again; to get a new one, revoke_share it and share again.'));
+    return { pieces, data: { share: view, created } };
   },
 });

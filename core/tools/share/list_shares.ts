@@ -6,6 +6,7 @@ import { resolveShareTarget } from '../../services/shares';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
+import { itemsUnderCap } from '../cap-lines';
 import { shareLine, shareView, toShareView } from './share-view';
 
 export const listSharesTool = defineTool({
@@ -30,10 +31,12 @@ export const listSharesTool = defineTool({
     const { rows, total } = target
       ? await listSharesOfTarget(ctx.db, target.type, target.id, offset, args.limit)
       : await listSharesOfUser(ctx.db, ctx.caller.id, offset, args.limit);
-    const shares = rows.map(toShareView);
-    const pagination = await paginate(ctx.db, scope, offset, rows.length, total);
+    const all = rows.map(toShareView);
     const pieces: Piece[] = [line(`## ${total} live share${total === 1 ? '' : 's'}${target ? ` of ${target.label.replace(/\s+/g, ' ')}` : ' made by you or given to you'}`)];
-    pieces.push(...shares.map(shareLine));
+    const kept = itemsUnderCap(pieces, all.map(shareLine), ctx);
+    const shares = all.slice(0, kept.length);
+    pieces.push(...kept);
+    const pagination = await paginate(ctx.db, scope, offset, shares.length, total);
     if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
     return { pieces, data: { shares, pagination }, meta: { pagination } };
   },

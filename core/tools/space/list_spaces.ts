@@ -5,6 +5,7 @@ import { listSpaceRows } from '../../../db/store/spaces';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
+import { itemsUnderCap } from '../cap-lines';
 
 const spaceItem = z.object({
   id: z.string(),
@@ -32,8 +33,7 @@ export const listSpacesTool = defineTool({
     const scope = `spaces:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const { rows, total } = await listSpaceRows(ctx.db, ctx.caller.id, offset, args.limit);
-    const pagination = await paginate(ctx.db, scope, offset, rows.length, total);
-    const spaces = rows.map((r) => ({
+    const all = rows.map((r) => ({
       id: r.id,
       slug: `@${r.slug}`,
       name: r.name,
@@ -44,10 +44,14 @@ export const listSpacesTool = defineTool({
       bindingCount: r.bindingCount,
     }));
     const pieces: Piece[] = [line(`## ${total} space${total === 1 ? '' : 's'}`)];
-    for (const s of spaces) {
+    const lines = all.map((s) => {
       const whose = s.access === 'owner' ? (s.personal ? 'yours, personal' : 'yours') : `shared by ${s.owner} (${s.access})`;
-      pieces.push(line(`- ${s.slug} · ${s.id} · "${s.name.replace(/\s+/g, ' ')}" · ${s.visibility} · ${whose} · ${s.bindingCount} binding${s.bindingCount === 1 ? '' : 's'}`));
-    }
+      return line(`- ${s.slug} · ${s.id} · "${s.name.replace(/\s+/g, ' ')}" · ${s.visibility} · ${whose} · ${s.bindingCount} binding${s.bindingCount === 1 ? '' : 's'}`);
+    });
+    const kept = itemsUnderCap(pieces, lines, ctx);
+    const spaces = all.slice(0, kept.length);
+    pieces.push(...kept);
+    const pagination = await paginate(ctx.db, scope, offset, spaces.length, total);
     if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
     return { pieces, data: { spaces, pagination }, meta: { pagination } };
   },

@@ -6,6 +6,7 @@ import { definitionCost } from '../../footprint/definition';
 import { PROXY_LISTED } from '../../modes/session';
 import type { ToolContext } from '../../context';
 import { contextView, n, riskView } from './footprint-views';
+import { itemsUnderCap } from '../cap-lines';
 
 const CATEGORIES = ['binding', 'version', 'set', 'space', 'share', 'comment', 'utility'] as const;
 
@@ -79,15 +80,22 @@ export const listAvailableToolsTool = defineTool({
       line(`This session: ${ctx.session.mode}, ${visible.size} listed = ${n(listedTokens)} tokens (${percentOf(listedTokens, catalog.totalTokens)}%). Modes: eager ${n(modes.eager)} · lazy ${n(modes.lazy)} · proxy ${n(modes.proxy)}.`),
       line(`Response risk (worst case from declared bounds): ${s.overallRisk}; critical: ${s.criticalTools.join(', ') || 'none'}; unbounded: ${s.unboundedTools.join(', ') || 'none'}. Observed: ${runtime.calls} calls, largest ${n(runtime.maxTokens)} tokens, overhead ${Math.round(runtime.overheadRatio * 100)}%.`),
     ];
-    for (const c of categories) {
-      pieces.push(line(`### ${c.category} · ${c.tools.length} tools · ${n(c.context.tokens)} tokens (${c.context.percentTotal}%)`));
+    const blocks = categories.map((c) => {
+      const lines = [`### ${c.category} · ${c.tools.length} tools · ${n(c.context.tokens)} tokens (${c.context.percentTotal}%)`];
       for (const t of c.tools) {
         const r = t.runtime;
         const seen = r ? ` · ${r.count} calls, p50 ${r.p50}, p95 ${r.p95}, max ${r.max}, overhead ${Math.round(r.overheadRatio * 100)}%` : '';
-        pieces.push(line(`- ${t.name} · ${n(t.context.tokens)} (${t.context.percentTotal}%) · ${t.profile.bound} ≤${n(t.profile.worstCaseTokens)}, ${t.profile.risk}${seen}${t.listed ? ' · listed' : ''}`));
+        lines.push(`- ${t.name} · ${n(t.context.tokens)} (${t.context.percentTotal}%) · ${t.profile.bound} ≤${n(t.profile.worstCaseTokens)}, ${t.profile.risk}${seen}${t.listed ? ' · listed' : ''}`);
       }
-    }
-    if (s.recommendations.length) pieces.push(line(`Advice: ${s.recommendations.slice(0, 3).join(' · ')}`));
+      return line(lines.join('\n'));
+    });
+    const advice = s.recommendations.length ? [line(`Advice: ${s.recommendations.slice(0, 3).join(' · ')}`)] : [];
+    // Whole categories, while they fit under the response cap (a small cap and runtime figures can pass it).
+    const kept = itemsUnderCap([...pieces, ...advice], blocks, ctx);
+    pieces.push(...kept);
+    const rest = categories.slice(kept.length).map((c) => c.category);
+    if (rest.length) pieces.push(line(`Over the response cap, not shown: ${rest.join(', ')}; call list_available_tools {category} for each.`));
+    pieces.push(...advice);
     return { pieces, data: { meta, categories } };
   },
 });

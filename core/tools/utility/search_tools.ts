@@ -6,6 +6,7 @@ import { line, type Piece } from '../../tokens/doc';
 import { definitionCost } from '../../footprint/definition';
 import { oneLineDescription, scoreTools, words } from '../../footprint/search';
 import { signatureOf } from '../../footprint/signature';
+import { itemsUnderCap } from '../cap-lines';
 
 const match = z.object({
   name: z.string(),
@@ -33,24 +34,26 @@ export const searchToolsTool = defineTool({
   async handler(args, ctx) {
     if (words(args.query).length === 0) throw fail.invalid('query', 'must contain at least one word (letters or digits)');
     const candidates = ctx.tools.all.filter((t) => t.category !== 'proxy');
-    const top = scoreTools(args.query, candidates).slice(0, args.limit);
     const mode = ctx.session.mode;
-    // The best match goes last so it is the most recently used one if the cap evicts.
-    const enabled = mode === 'lazy' ? ctx.enableTools(top.map((m) => m.tool.name).reverse()).reverse() : [];
-    const visible = new Set(ctx.session.visibleTools());
-    const matches = top.map(({ tool }) => ({
-      name: tool.name,
-      category: tool.category,
-      description: oneLineDescription(tool.description),
-      tokens: definitionCost(tool, ctx.tokens).tokens,
-      listed: visible.has(tool.name),
-      ...(mode === 'proxy' ? { signature: signatureOf(tool) } : {}),
-    }));
+    const found = scoreTools(args.query, candidates)
+      .slice(0, args.limit)
+      .map(({ tool }) => ({
+        name: tool.name,
+        category: tool.category,
+        description: oneLineDescription(tool.description),
+        tokens: definitionCost(tool, ctx.tokens).tokens,
+        ...(mode === 'proxy' ? { signature: signatureOf(tool) } : {}),
+      }));
     const q = args.query.replace(/\s+/g, ' ').slice(0, 80);
-    const pieces: Piece[] = [line(`## Tools for "${q}": ${matches.length} match${matches.length === 1 ? '' : 'es'}`)];
-    for (const m of matches) {
-      pieces.push(line(`- ${m.signature ?? m.name} · ${m.category} · ${m.tokens} tokens · ${m.description}`));
-    }
+    const head = (n: number) => line(`## Tools for "${q}": ${n} match${n === 1 ? '' : 'es'}`);
+    // The best matches that fit under the response cap (signatures make proxy-mode lines long).
+    const lines = itemsUnderCap([head(found.length)], found.map((m) => line(`- ${m.signature ?? m.name} · ${m.category} · ${m.tokens} tokens · ${m.description}`)), ctx);
+    const top = found.slice(0, lines.length);
+    // The best match goes last so it is the most recently used one if the cap evicts.
+    const enabled = mode === 'lazy' ? ctx.enableTools(top.map((m) => m.name).reverse()).reverse() : [];
+    const visible = new Set(ctx.session.visibleTools());
+    const matches = top.map(({ signature, ...m }) => ({ ...m, listed: visible.has(m.name), ...(signature ? { signature } : {}) }));
+    const pieces: Piece[] = [head(matches.length), ...lines];
     if (matches.length === 0) pieces.push(line('No tool matches. Try other words; list_available_tools shows every tool.'));
     else if (mode === 'proxy') pieces.push(line('Call one with invoke_tool {name, arguments}.'));
     else if (mode === 'lazy') {

@@ -6,6 +6,7 @@ import { listVersionRows } from '../../../db/store/bindings';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
+import { itemsUnderCap } from '../cap-lines';
 
 const versionItem = z.object({
   version: z.number(),
@@ -32,8 +33,7 @@ export const listVersionsTool = defineTool({
     const scope = `versions:${args.id}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const { rows, total } = await listVersionRows(ctx.db, args.id, offset, args.limit);
-    const pagination = await paginate(ctx.db, scope, offset, rows.length, total);
-    const versions = rows.map((v) => ({
+    const all = rows.map((v) => ({
       version: v.number,
       name: v.name,
       summary: v.summary,
@@ -43,9 +43,11 @@ export const listVersionsTool = defineTool({
       createdAt: new Date(v.createdAt).toISOString(),
     }));
     const pieces: Piece[] = [line(`## Versions of ${args.id} ("${binding.name}"): ${total}, current v${binding.currentVersion}`)];
-    for (const v of versions) {
-      pieces.push(line(`- v${v.version} · ${v.createdAt.slice(0, 16).replace('T', ' ')} · ${v.source}${v.model ? `/${v.model}` : ''} · ${v.contentTokenCount} tokens · ${v.name}`));
-    }
+    const lines = all.map((v) => line(`- v${v.version} · ${v.createdAt.slice(0, 16).replace('T', ' ')} · ${v.source}${v.model ? `/${v.model}` : ''} · ${v.contentTokenCount} tokens · ${v.name}`));
+    const kept = itemsUnderCap(pieces, lines, ctx);
+    const versions = all.slice(0, kept.length);
+    pieces.push(...kept);
+    const pagination = await paginate(ctx.db, scope, offset, versions.length, total);
     if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
     const latest = rows[0];
     return {

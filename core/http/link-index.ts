@@ -1,0 +1,87 @@
+import type { BindingVersionRow } from '../../db/store/bindings';
+import { listBindingRows } from '../../db/store/search';
+import { readableSet, setItemRows } from '../../db/store/sets';
+import { liveLinkShare } from '../../db/store/shares';
+import { findSpace } from '../../db/store/users';
+import { bindingUrls } from '../budget/tier';
+import type { BinderyDeps, Caller } from '../context';
+import { ANONYMOUS } from './auth';
+import { escapeHtml } from './markdown';
+import { linkScope, PAGE_CSP, pageNotFound } from './pages';
+
+/** At most this many bindings are listed; the page says how many more the link opens. */
+const MAX_LISTED = 200;
+
+interface LinkIndex {
+  title: string;
+  rows: BindingVersionRow[];
+  total: number;
+}
+
+/**
+ * What the public link with this secret lists at `/@space`: the live bindings of a linked space, or
+ * the readable items of a linked set kept in that space. Undefined for anything else, so the caller
+ * answers the one 404.
+ */
+async function linkIndex(deps: BinderyDeps, reader: Caller, space: string, secret: string | null): Promise<LinkIndex | undefined> {
+  const links = await linkScope(secret);
+  if (typeof links === 'string') return undefined;
+  const share = await liveLinkShare(deps.db, links.linkHash);
+  if (share?.targetType === 'space') {
+    const row = await findSpace(deps.db, share.targetId);
+    if (row?.slug !== space) return undefined;
+    const { rows, total } = await listBindingRows(deps.db, { userId: reader.id, spaceId: row.id, links, offset: 0, limit: MAX_LISTED });
+    return { title: `${row.name} (@${row.slug})`, rows, total };
+  }
+  if (share?.targetType === 'set') {
+    const set = await readableSet(deps.db, reader.id, share.targetId);
+    if (set?.spaceSlug !== space) return undefined;
+    const items = (await setItemRows(deps.db, reader.id, set.id, links)).filter((i) => i.readable && !i.deleted);
+    return { title: set.name, rows: items.slice(0, MAX_LISTED).map((i) => i.row), total: items.length };
+  }
+  return undefined;
+}
+
+/**
+ * GET /@space?share=…: the page a space or set link opens, listing what it opens, each binding linked
+ * with the same secret. Without the secret of a live link to that space or to a set in it: the one 404.
+ */
+export async function serveLinkIndex(deps: BinderyDeps, caller: Caller | undefined, space: string, format: 'html' | 'md', secret: string | null): Promise<Response> {
+  const index = await linkIndex(deps, caller ?? ANONYMOUS, space, secret);
+  if (!index) return pageNotFound(format);
+  const base = deps.config.publicUrl;
+  const share = `share=${secret}`;
+  const items = index.rows.map((r) => ({ row: r, ...bindingUrls(base, r.spaceSlug, r.bindingSlug) }));
+  const more = index.total > index.rows.length ? index.total - index.rows.length : 0;
+  const headers = {
+    'Cache-Control': 'private, no-store',
+    Vary: 'Authorization',
+    'Content-Security-Policy': PAGE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  };
+  if (format === 'md') {
+    const lines = items.map((i) => `- [${i.row.name.replace(/[[\]\\]/g, '\\$&')}](${i.textUrl}&${share}): ${oneLine(i.row.summary)}`);
+    if (more) lines.push(`- … and ${more} more`);
+    return new Response(`# ${index.title}\n\n${lines.join('\n')}\n`, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
+  }
+  const list = items
+    .map((i) => `<li><a href="${escapeHtml(`${i.publicUrl}?${share}`)}">${escapeHtml(i.row.name)}</a><br><span class="meta">${escapeHtml(oneLine(i.row.summary))}</span></li>`)
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(index.title)} · Bindery</title>
+<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}li{margin:.5rem 0}hr{border:0;border-top:1px solid #ddd}</style>
+</head><body>
+<header><p class="meta">Shared by link · ${index.total} binding${index.total === 1 ? '' : 's'} · <a href="${escapeHtml(`${base}/@${space}?format=md&${share}`)}">Markdown</a></p>
+<h1>${escapeHtml(index.title)}</h1></header>
+<hr><main><ul>
+${list}
+</ul>${more ? `<p class="meta">… and ${more} more.</p>` : ''}</main></body></html>
+`;
+  return new Response(html, { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
