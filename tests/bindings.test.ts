@@ -308,3 +308,26 @@ describe('search index stays in step with writes', () => {
     expect(await names('flamingos')).toEqual([]);
   });
 });
+
+describe('a response cap smaller than one card', () => {
+  test('a write still answers success (never an error a retrying agent would repeat) and lists refuse instead of looping', async () => {
+    const small = await createTestWorld({ BINDERY_MAX_RESPONSE_TOKENS: '1000' });
+    const client = await small.connect('dense');
+    const dense = (n: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+    const made = await call(client, 'create_binding', { name: dense(200), content: dense(2000), summary: dense(600), keyPoints: Array.from({ length: 8 }, () => dense(160)) });
+    expect(made.isError).toBeFalsy();
+    const id = (made.structuredContent as { binding: { id: string } }).binding.id;
+    expect(textOf(made)).toContain(`Created ${id} (v1).`);
+    expect(textOf(made)).toContain('over the response cap');
+    const updated = await call(client, 'update_binding', { id, content: dense(2100) });
+    expect(updated.isError).toBeFalsy();
+    const listed = await call(client, 'list_bindings', {});
+    expect(listed.isError).toBe(true);
+    expect(textOf(listed)).toContain(`binding ${id} alone is`);
+    const versions = await ok(client, 'list_versions', { id });
+    // Two versions exist (no duplicate write), shown a page at a time under the small cap.
+    expect(versions.versions[0].version).toBe(2);
+    expect(versions.pagination.total).toBe(2);
+    small.close();
+  });
+});

@@ -204,6 +204,11 @@ export async function pagedListing(
   const listing = await packListing({ ...req, trailer }, ctx);
   const pieces = [...listing.pieces];
   if (req.maxTokens === undefined) {
+    const first = req.rows[0];
+    if (first && listing.included.length === 0) {
+      // Only a cap smaller than one card gets here; an empty page with the same cursor would loop.
+      throw fail.tooLarge('response', `binding ${first.bindingId} alone is ${tierCost(first, req.tier)} tokens at tier ${req.tier}, over the ${ctx.config.maxResponseTokens}-token response cap (BINDERY_MAX_RESPONSE_TOKENS); ask for tier "1" or raise the cap`);
+    }
     pagination = await paginate(ctx.db, req.scope, req.offset, listing.included.length, req.total);
     if (pagination.hasMore) pieces.push(more(pagination.nextCursor));
   }

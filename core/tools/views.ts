@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BindingVersionRow } from '../../db/store/bindings';
 import { bindingUrls, tierObject, tierPieces, type Tier } from '../budget/tier';
 import type { ToolContext } from '../context';
-import type { Piece } from '../tokens/doc';
+import { line, type Piece } from '../tokens/doc';
 import type { ContextMeta } from './define';
 
 /** JSON shape of a binding at any tier (CONTRACT §5). */
@@ -55,4 +55,15 @@ export function bindingMeta(row: BindingVersionRow, ctx: ToolContext): ContextMe
 /** Stored token total of a list of pieces (those with counts); framing is counted by the runner. */
 export function storedTokens(pieces: readonly Piece[]): number {
   return pieces.reduce((n, p) => n + (p.tokens ?? 0), 0);
+}
+
+/**
+ * The answer to a write: a one-line note plus the tier-1 card. The write has already happened, so
+ * when the card alone would pass the response cap (a tiny cap and a dense script) the answer keeps
+ * only the note: a write must never come back as an error, or a retrying agent duplicates it.
+ */
+export function writeAnswer(row: BindingVersionRow, note: string, ctx: ToolContext): { pieces: Piece[]; view: BindingView } {
+  const card = bindingAt(row, '1', ctx);
+  if (row.headBlockTokens + 200 <= ctx.config.maxResponseTokens) return { pieces: [line(note), ...card.pieces], view: card.view };
+  return { pieces: [line(`${note} Its tier-1 card (${row.headBlockTokens} tokens) is over the response cap, so it is not shown.`)], view: card.view };
 }

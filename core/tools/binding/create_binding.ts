@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define';
 import { content, keyPoints, modelSchema, name, spaceRef, summary } from '../schema';
 import { createBinding } from '../../services/bindings';
-import { bindingAt, bindingMeta, bindingView } from '../views';
-import { line } from '../../tokens/doc';
+import { bindingMeta, bindingView, writeAnswer } from '../views';
 
 export const createBindingTool = defineTool({
   name: 'create_binding',
@@ -25,9 +24,9 @@ export const createBindingTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async handler(args, ctx) {
     const row = await createBinding(ctx, ctx.caller, args, ctx.provenance(args.model));
-    const { pieces, view } = bindingAt(row, '1', ctx);
+    const { pieces, view } = writeAnswer(row, `Created ${row.bindingId} (v1).`, ctx);
     return {
-      pieces: [line(`Created ${row.bindingId} (v1).`), ...pieces],
+      pieces,
       data: { binding: view },
       meta: bindingMeta(row, ctx),
     };

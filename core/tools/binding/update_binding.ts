@@ -3,8 +3,7 @@ import { defineTool } from '../define';
 import { bindingId, content, keyPoints, modelSchema, name, summary } from '../schema';
 import { updateBinding } from '../../services/bindings';
 import { fail } from '../../errors';
-import { line } from '../../tokens/doc';
-import { bindingAt, bindingMeta, bindingView } from '../views';
+import { bindingMeta, bindingView, writeAnswer } from '../views';
 
 export const updateBindingTool = defineTool({
   name: 'update_binding',
@@ -31,8 +30,8 @@ export const updateBindingTool = defineTool({
       throw fail.invalid('(arguments)', 'give at least one of content, name, summary, keyPoints to change');
     }
     const { row, changed } = await updateBinding(ctx, ctx.caller, id, { ...fields, expectedVersion }, ctx.provenance(model));
-    const { pieces, view } = bindingAt(row, '1', ctx);
     const note = changed ? `Updated ${id} to v${row.number}.` : `No change: ${id} already has these values (still v${row.number}).`;
-    return { pieces: [line(note), ...pieces], data: { binding: view, changed }, meta: bindingMeta(row, ctx) };
+    const { pieces, view } = writeAnswer(row, note, ctx);
+    return { pieces, data: { binding: view, changed }, meta: bindingMeta(row, ctx) };
   },
 });
