@@ -6,15 +6,15 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, read
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { createDatabase } from '../db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig } from '../core/index';
-import { countVersions, ensureCaller } from '../core/services/prepare';
-import { cutAtWord, decodeUtf8, importDocument, parseMarkdownDoc } from '../core/services/import';
-import { markdownFiles } from '../adapters/cli/import';
+import { createDatabase } from '../../db/index';
+import { createBinderyServer, createTiktokenCounter, parseConfig } from '../../core/index';
+import { countVersions, ensureCaller } from '../../core/services/prepare';
+import { cutAtWord, decodeUtf8, importDocument, parseMarkdownDoc } from '../../core/services/import';
+import { markdownFiles } from '../../adapters/cli/import';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createTestWorld, ok, type TestWorld } from './helpers';
-import { REPO } from './stdio-client';
+import { createTestWorld, ok, type TestWorld } from '../helpers';
+import { REPO } from '../stdio-client';
 
 /** Copies up to `n` distinct README.md files from node_modules into `dir` as <package>.md. */
 function copyReadmes(dir: string, n: number): string[] {

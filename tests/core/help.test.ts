@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { bundledHelpTopics } from '../core/help/bundle';
-import { ensureHelpTopics, helpBody, setHelpTopic } from '../core/services/help';
-import { getHelpTopic } from '../db/store/help';
-import { contextOf, createTestWorld, err, ok, textOf, type TestWorld } from './helpers';
+import { bundledHelpTopics } from '../../core/help/bundle';
+import { ensureHelpTopics, helpBody, setHelpTopic } from '../../core/services/help';
+import { getHelpTopic } from '../../db/store/help';
+import { contextOf, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers';
 
-const root = join(import.meta.dir, '..');
+const root = join(import.meta.dir, '..', '..');
 
 describe('help topics', () => {
   let world: TestWorld;

@@ -7,11 +7,11 @@ import { sql } from 'drizzle-orm';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { pack, type FooterCosts, type PackInput } from '../core/budget/pack';
-import { FALLBACK_ORDER, type Tier } from '../core/budget/tier';
-import { createBinding } from '../core/services/bindings';
-import { ensureCaller } from '../core/services/prepare';
-import { call, contextOf, createTestWorld, textOf, type TestWorld } from './helpers';
+import { pack, type FooterCosts, type PackInput } from '../../core/budget/pack';
+import { FALLBACK_ORDER, type Tier } from '../../core/budget/tier';
+import { createBinding } from '../../core/services/bindings';
+import { ensureCaller } from '../../core/services/prepare';
+import { call, contextOf, createTestWorld, textOf, type TestWorld } from '../helpers';
 
 type Chosen = (Tier | null)[];
 

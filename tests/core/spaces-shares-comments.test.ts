@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ensureCommentCounts } from '../core/services/comments';
-import { putSetting } from '../db/store/settings';
-import { contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from './helpers';
+import { ensureCommentCounts } from '../../core/services/comments';
+import { putSetting } from '../../db/store/settings';
+import { contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers';
 
 let world: TestWorld;
 let alice: Client;

@@ -7,11 +7,11 @@ import { sql } from 'drizzle-orm';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from './helpers';
+import { call, contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers';
 
 const reference = new Tiktoken(o200k);
 const tokensOf = (text: string) => reference.encode(text, [], []).length;
-const modules = join(import.meta.dir, '..', 'node_modules');
+const modules = join(import.meta.dir, '..', '..', 'node_modules');
 const readme = (pkg: string) => readFileSync(join(modules, pkg, 'README.md'), 'utf8');
 
 /** Plain English prose to cut maximal summaries and key points from. */
@@ -294,7 +294,7 @@ describe('search index stays in step with writes', () => {
   });
 
   test('an index written with unaligned rowids (older databases) is rebuilt once by alignSearchIndex', async () => {
-    const { alignSearchIndex } = await import('../db/store/fts');
+    const { alignSearchIndex } = await import('../../db/store/fts');
     // Simulate an old database: the index rows get rowids unrelated to the bindings' rowids.
     await world.db.run(sql`CREATE TEMP TABLE old_fts AS SELECT binding_id, name, summary, key_points, content FROM bindings_fts`);
     await world.db.run(sql`DELETE FROM bindings_fts`);

@@ -6,17 +6,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { markdownFiles } from '../adapters/cli/import';
-import { createHttpApp, type HttpApp } from '../core/http/app';
-import { createApiKey } from '../core/http/auth';
-import { parseConfig } from '../core/index';
-import { createBinding } from '../core/services/bindings';
-import { ensureCaller } from '../core/services/prepare';
-import { createShare, revokeShare } from '../core/services/shares';
-import { createSpace } from '../core/services/spaces';
-import { createDatabase, migrate, type Database } from '../db/index';
-import { createTestWorld, err, ok, testCounter } from './helpers';
-import { seedWorld } from './adapters/targets';
+import { markdownFiles } from '../../adapters/cli/import';
+import { createHttpApp, type HttpApp } from '../../core/http/app';
+import { createApiKey } from '../../core/http/auth';
+import { parseConfig } from '../../core/index';
+import { createBinding } from '../../core/services/bindings';
+import { ensureCaller } from '../../core/services/prepare';
+import { createShare, revokeShare } from '../../core/services/shares';
+import { createSpace } from '../../core/services/spaces';
+import { createDatabase, migrate, type Database } from '../../db/index';
+import { createTestWorld, err, ok, testCounter } from '../helpers';
+import { seedWorld } from './targets';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -103,7 +103,7 @@ describe('HTTP pages and REST', () => {
     expect((await get(`${paths.linked}?share=${linkSecret}`)).status).toBe(404);
   });
 
-  test("a public link's guessable address (/@space/slug) opens nothing without the link's secret (tests/share-links.test.ts has the rest)", async () => {
+  test("a public link's guessable address (/@space/slug) opens nothing without the link's secret (share-links.test.ts has the rest)", async () => {
     const fresh = await createBinding(deps, bob, { name: 'Guessable', content: '# G\n\nNot for guessers.\n', summary: 'G.' }, HUMAN);
     const link = await createShare(deps, bob, { target: fresh.bindingId, public: true, permission: 'read' });
     const path = `/@${fresh.spaceSlug}/${fresh.bindingSlug}`;

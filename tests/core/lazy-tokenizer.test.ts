@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createBinderyServer, createTiktokenCounter, type TokenCounter } from '../core/index';
-import { ensureCaller } from '../core/services/prepare';
-import { call, createTestWorld } from './helpers';
+import { createBinderyServer, createTiktokenCounter, type TokenCounter } from '../../core/index';
+import { ensureCaller } from '../../core/services/prepare';
+import { call, createTestWorld } from '../helpers';
 
 /** A counter that records whether anything made it load the encoder. */
 function spyCounter(): TokenCounter & { loads: number } {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { denoBinary, denoUnavailable } from './adapters/targets';
-import { testCounter } from './helpers';
+import { denoBinary, denoUnavailable } from '../adapters/targets';
+import { testCounter } from '../helpers';
 
-const ROOT = join(import.meta.dir, '..');
+const ROOT = join(import.meta.dir, '..', '..');
 const SCRIPT = join(ROOT, 'tests', 'fixtures', 'embed.mjs');
 
 /** Runs the embedding script under a runtime and checks what it printed. */

@@ -8,10 +8,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { createRegistry, DEFAULT_CONFIG } from '../core/index';
-import type { MeasureReport } from '../core/footprint/measure';
+import { createRegistry, DEFAULT_CONFIG } from '../../core/index';
+import type { MeasureReport } from '../../core/footprint/measure';
 
-const root = join(import.meta.dir, '..');
+const root = join(import.meta.dir, '..', '..');
 const memoryBin = join(root, 'node_modules', '.bin', 'mcp-server-memory');
 const MEMORY_TOOLS = ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'];
 const dir = mkdtempSync(join(tmpdir(), 'bindery-measure-'));
