@@ -132,6 +132,25 @@ export async function stdioTarget(): Promise<Target> {
   };
 }
 
+/** A target reached over HTTP as alice; `cleanup` runs after its clients are closed. */
+function httpTarget(name: string, url: string, seed: Seed, cleanup: () => Promise<void> | void): Target {
+  const clients: Client[] = [];
+  return {
+    name,
+    url,
+    seed,
+    async connect() {
+      const c = await httpClient(url, seed.aliceKey);
+      clients.push(c);
+      return c;
+    },
+    async stop() {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      await cleanup();
+    },
+  };
+}
+
 /** Spawns a server process and waits until it is healthy. */
 async function spawnServer(name: string, cmd: string[], env: Record<string, string>, url: string, seed: Seed, dir: string): Promise<Target> {
   const proc = Bun.spawn(cmd, { cwd: ROOT, env, stdout: 'ignore', stderr: 'pipe' });
@@ -150,23 +169,11 @@ async function spawnServer(name: string, cmd: string[], env: Record<string, stri
     proc.kill();
     throw new Error(`${name}: ${(e as Error).message}\n${log}`);
   }
-  const clients: Client[] = [];
-  return {
-    name,
-    url,
-    seed,
-    async connect() {
-      const c = await httpClient(url, seed.aliceKey);
-      clients.push(c);
-      return c;
-    },
-    async stop() {
-      await Promise.all(clients.map((c) => c.close().catch(() => {})));
-      proc.kill();
-      await proc.exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return httpTarget(name, url, seed, async () => {
+    proc.kill();
+    await proc.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
 }
 
 export async function bunHttpTarget(extraEnv: Record<string, string> = {}, name = 'bun-http'): Promise<Target> {
@@ -211,21 +218,7 @@ export async function remoteEdgeTarget(): Promise<Target> {
   const seed = await seededRemote(url);
   const handler = createFetchHandler({ env: { BINDERY_DB_URL: REMOTE_URL, BINDERY_DB_AUTH_TOKEN: REMOTE_TOKEN, BINDERY_PUBLIC_URL: url } });
   const server = Bun.serve({ hostname: '127.0.0.1', port, fetch: (r) => handler(r) });
-  const clients: Client[] = [];
-  return {
-    name: 'edge+remote-libsql',
-    url,
-    seed,
-    async connect() {
-      const c = await httpClient(url, seed.aliceKey);
-      clients.push(c);
-      return c;
-    },
-    async stop() {
-      await Promise.all(clients.map((c) => c.close().catch(() => {})));
-      server.stop(true);
-    },
-  };
+  return httpTarget('edge+remote-libsql', url, seed, () => server.stop(true));
 }
 
 /** Why Deno cannot run here, or undefined when it can. */
@@ -274,20 +267,8 @@ export async function workerdTarget(): Promise<Target> {
   const db = createD1Database((await mf.getD1Database('DB')) as never);
   await migrate(db);
   const seed = await seedWorld(db, url);
-  const clients: Client[] = [];
-  return {
-    name: 'workerd-edge',
-    url,
-    seed,
-    async connect() {
-      const c = await httpClient(url, seed.aliceKey);
-      clients.push(c);
-      return c;
-    },
-    async stop() {
-      await Promise.all(clients.map((c) => c.close().catch(() => {})));
-      await mf.dispose();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return httpTarget('workerd-edge', url, seed, async () => {
+    await mf.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
 }
