@@ -125,7 +125,7 @@ async function load(url: string, headers: Record<string, string>, call: string, 
 async function seed(dbUrl: string, publicUrl: string): Promise<{ key: string; id: string }> {
   const { createDatabase, migrate } = await import('../db/index');
   const { parseConfig, createTiktokenCounter } = await import('../core/index');
-  const { ensureCaller } = await import('../core/services/prepare');
+  const { ensureCaller, ensureStoredCountsOnce } = await import('../core/services/prepare');
   const { createBinding } = await import('../core/services/bindings');
   const { createApiKey } = await import('../core/http/auth');
   const database = createDatabase({ url: dbUrl });
@@ -137,6 +137,8 @@ async function seed(dbUrl: string, publicUrl: string): Promise<{ key: string; id
   const content = `# Benchmark note\n\n${'Some realistic paragraph text about a topic. '.repeat(60)}\n`;
   const row = await createBinding(deps, caller, { name: 'Benchmark note', content, summary: 'A note read by the benchmark.', keyPoints: ['one', 'two'] }, { source: 'human', model: null });
   const { key } = await createApiKey(database.db, caller.id, Date.now());
+  // As `bindery migrate` does on a deploy: record which tokenizer and URL the stored counts are for.
+  await ensureStoredCountsOnce(deps);
   database.close();
   return { key, id: row.bindingId };
 }

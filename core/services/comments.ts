@@ -66,11 +66,12 @@ export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
   const key = deps.config.tokenizer;
   const stored = await getSetting(deps.db, 'comment_count_key');
   if (stored === key) return 0;
-  await deps.tokens.load();
   let done = 0;
   for (let offset = 0; ; offset += 200) {
     const rows = await commentBodies(deps.db, offset, 200);
     if (rows.length === 0) break;
+    // Loaded only when there is something to recount: a database without comments never needs it.
+    await deps.tokens.load();
     await setCommentCounts(deps.db, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body)) })));
     done += rows.length;
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../../core/index';
 import { createApiKey } from '../../core/http/auth';
 import { createBinding } from '../../core/services/bindings';
-import { ensureCaller } from '../../core/services/prepare';
+import { ensureCaller, ensureStoredCountsOnce } from '../../core/services/prepare';
 import { revokeApiKey } from '../../db/store/api-keys';
 import { createDatabase, migrate } from '../../db/index';
 import type { BinderyDb } from '../../db/types';
@@ -48,6 +48,8 @@ export async function seedWorld(db: BinderyDb, publicUrl: string): Promise<Seed>
   );
   const revoked = await createApiKey(db, alice.id, Date.now());
   await revokeApiKey(db, revoked.id, Date.now());
+  // As `bindery migrate` does on a deploy: record which tokenizer and URL the stored counts are for.
+  await ensureStoredCountsOnce(deps);
   return {
     aliceKey: (await createApiKey(db, alice.id, Date.now())).key,
     bobKey: (await createApiKey(db, bob.id, Date.now())).key,

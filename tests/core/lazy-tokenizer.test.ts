@@ -1,9 +1,14 @@
 import { describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createBinderyServer, createTiktokenCounter, type TokenCounter } from '../../core/index';
-import { ensureCaller } from '../../core/services/prepare';
-import { call, createTestWorld } from '../helpers';
+import { createBinderyServer, createTiktokenCounter, parseConfig, type TokenCounter } from '../../core/index';
+import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare';
+import { createDatabase, migrate } from '../../db/index';
+import { createBinding } from '../../core/services/bindings';
+import { call, testCounter } from '../helpers';
 
 /** A counter that records whether anything made it load the encoder. */
 function spyCounter(): TokenCounter & { loads: number } {
@@ -12,33 +17,48 @@ function spyCounter(): TokenCounter & { loads: number } {
   return spy;
 }
 
-describe('reads of stored blocks never load the tokenizer', () => {
-  test('get_binding and get_version at every tier answer exact counts with no tokenizer', async () => {
-    const world = await createTestWorld();
-    const writer = await world.connect('reader');
-    const created = await call(writer, 'create_binding', { name: 'Cold read', content: 'Body text. '.repeat(200), summary: 'A doc read cold.', keyPoints: ['one'] });
-    const id = (created.structuredContent as { binding: { id: string } }).binding.id;
+async function connect(deps: Parameters<typeof createBinderyServer>[0], handle: string): Promise<Client> {
+  const server = createBinderyServer(deps, { caller: await ensureCaller({ db: deps.db, now: Date.now }, handle) });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client({ name: 'cold', version: '1' });
+  await client.connect(a);
+  return client;
+}
 
+describe('reads of stored blocks never load the tokenizer', () => {
+  test('a fresh process (new database handle, as at an edge cold start) answers get_binding and get_version at every tier with exact counts and no tokenizer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bindery-cold-'));
+    const config = parseConfig({ BINDERY_DB_URL: `file:${join(dir, 'b.db')}`, BINDERY_TOOL_MODE: 'eager' });
+
+    // A writer process: migrates, writes a binding, records what its version counts are for. (It
+    // never wrote a comment nor recorded comment counts: with no comments, nothing needs the tokenizer.)
+    const first = createDatabase({ url: config.dbUrl });
+    await migrate(first.db);
+    const writerDeps = { db: first.db, tokens: await testCounter(), config, now: Date.now };
+    const owner = await ensureCaller(writerDeps, 'reader');
+    const created = await createBinding(writerDeps, owner, { name: 'Cold read', content: 'Body text. '.repeat(200), summary: 'A doc read cold.', keyPoints: ['one'] }, { source: 'human', model: null });
+    const id = created.bindingId;
+    await ensureCountsCurrent(writerDeps);
+    first.close();
+
+    // A cold reader on a new handle: nothing cached in this process for this database.
+    const second = createDatabase({ url: config.dbUrl });
     const tokens = spyCounter();
-    const caller = await ensureCaller({ db: world.db, now: Date.now }, 'reader');
-    const server = createBinderyServer({ db: world.db, tokens, config: world.config }, { caller });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    const client = new Client({ name: 'cold', version: '1' });
-    await client.connect(a);
+    const reader = await connect({ db: second.db, tokens, config }, 'reader');
     for (const tier of ['1', '1.5', '2']) {
-      const r = await call(client, 'get_binding', { id, tier });
-      expect(r.isError).toBeFalsy();
-      const v = await call(client, 'get_version', { id, version: 1, tier });
-      expect(v.isError).toBeFalsy();
+      expect((await call(reader, 'get_binding', { id, tier })).isError).toBeFalsy();
+      expect((await call(reader, 'get_version', { id, version: 1, tier })).isError).toBeFalsy();
     }
     expect(tokens.loads).toBe(0);
     expect(tokens.stats.calls).toBe(0);
 
     // An error still gets an exact count: the tokenizer loads then.
-    const missing = await call(client, 'get_binding', { id: 'bnd_0000000000000000' });
+    const missing = await call(reader, 'get_binding', { id: 'bnd_0000000000000000' });
     expect(missing.isError).toBe(true);
-    expect(tokens.loads).toBe(1);
-    world.close();
+    expect(tokens.loads).toBeGreaterThan(0);
+    await reader.close();
+    second.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
