@@ -1,4 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+
+/** A user id, or a placeholder for it in a prepared query. */
+type UserRef = string | Placeholder;
 
 /**
  * Which public-link shares count for a read. `any`: the caller named the thing by its random id, and
@@ -13,7 +16,7 @@ export type LinkScope = 'any' | 'none' | { linkHash: string };
  * with its owner. `links` says which public-link shares count; `comment` narrows to comment shares.
  * Expects `bindings` and `spaces` in scope under those table names.
  */
-function shareReachesSql(userId: string, opts: { links: LinkScope; comment?: boolean }): SQL {
+function shareReachesSql(userId: UserRef, opts: { links: LinkScope; comment?: boolean }): SQL {
   const { links } = opts;
   const grantee =
     links === 'none'
@@ -35,7 +38,7 @@ function shareReachesSql(userId: string, opts: { links: LinkScope; comment?: boo
  * Who may read a binding: the space owner, anyone for a public space, holders of a user share, and
  * the public-link shares `links` admits (by default any: the caller knows the binding's id).
  */
-export function canReadBindingSql(userId: string, links: LinkScope = 'any'): SQL {
+export function canReadBindingSql(userId: UserRef, links: LinkScope = 'any'): SQL {
   return sql`(spaces.owner_id = ${userId} OR spaces.visibility = 'public' OR ${shareReachesSql(userId, { links })})`;
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeysTable, usersTable } from '../schema/index';
 import type { BinderyDb } from '../types';
 
@@ -11,13 +11,21 @@ export async function insertApiKey(db: BinderyDb, row: typeof apiKeysTable.$infe
 
 /** A live (unrevoked) key by id, with its user's handle. */
 export async function liveApiKey(db: BinderyDb, id: string): Promise<{ keyHash: string; userId: string; handle: string } | undefined> {
-  return db
-    .select({ keyHash: apiKeysTable.keyHash, userId: apiKeysTable.userId, handle: usersTable.handle })
-    .from(apiKeysTable)
-    .innerJoin(usersTable, eq(usersTable.id, apiKeysTable.userId))
-    .where(and(eq(apiKeysTable.id, id), isNull(apiKeysTable.revokedAt)))
-    .get();
+  let query = liveKeyQueries.get(db);
+  if (!query) {
+    // Every HTTP request checks its key (so a revocation applies at once): prepared once per db.
+    query = db
+      .select({ keyHash: apiKeysTable.keyHash, userId: apiKeysTable.userId, handle: usersTable.handle })
+      .from(apiKeysTable)
+      .innerJoin(usersTable, eq(usersTable.id, apiKeysTable.userId))
+      .where(and(eq(apiKeysTable.id, sql.placeholder('id')), isNull(apiKeysTable.revokedAt)))
+      .prepare();
+    liveKeyQueries.set(db, query);
+  }
+  return (await query.get({ id })) as { keyHash: string; userId: string; handle: string } | undefined;
 }
+
+const liveKeyQueries = new WeakMap<BinderyDb, { get(params: Record<string, unknown>): Promise<unknown> }>();
 
 /** Marks a key revoked; returns false when there is no live key with that id. */
 export async function revokeApiKey(db: BinderyDb, id: string, now: number): Promise<boolean> {

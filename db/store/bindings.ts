@@ -79,6 +79,11 @@ export async function readableBindingVersion(
   bindingId: string,
   opts: { version?: number; withContent?: boolean; links?: LinkScope } = {},
 ): Promise<BindingVersionRow | undefined> {
+  if ((opts.links ?? 'any') === 'any') {
+    // The hot read (every get_binding, every write's re-read): a prepared query, built once per db.
+    const query = preparedRead(db, opts.version !== undefined, !!opts.withContent);
+    return (await query.get({ id: bindingId, userId, number: opts.version ?? 0 })) as BindingVersionRow | undefined;
+  }
   const versionMatch = opts.version === undefined ? eq(versionsTable.number, bindingsTable.currentVersion) : eq(versionsTable.number, opts.version);
   const row = await db
     .select({ ...bindingColumns, ...versionMetaColumns, ...(opts.withContent ? { content: versionsTable.content } : {}) })
@@ -88,6 +93,28 @@ export async function readableBindingVersion(
     .where(and(eq(bindingsTable.id, bindingId), isNull(bindingsTable.deletedAt), canReadBindingSql(userId, opts.links)))
     .get();
   return row as BindingVersionRow | undefined;
+}
+
+const preparedReads = new WeakMap<BinderyDb, Map<string, { get(params: Record<string, unknown>): Promise<unknown> }>>();
+
+/** The by-id read as a prepared query (drizzle builds its SQL once instead of on every call). */
+function preparedRead(db: BinderyDb, atNumber: boolean, withContent: boolean) {
+  let byShape = preparedReads.get(db);
+  if (!byShape) preparedReads.set(db, (byShape = new Map()));
+  const shape = `${atNumber}:${withContent}`;
+  let query = byShape.get(shape);
+  if (!query) {
+    const versionMatch = atNumber ? eq(versionsTable.number, sql.placeholder('number')) : eq(versionsTable.number, bindingsTable.currentVersion);
+    query = db
+      .select({ ...bindingColumns, ...versionMetaColumns, ...(withContent ? { content: versionsTable.content } : {}) })
+      .from(bindingsTable)
+      .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
+      .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), versionMatch))
+      .where(and(eq(bindingsTable.id, sql.placeholder('id')), isNull(bindingsTable.deletedAt), canReadBindingSql(sql.placeholder('userId'))))
+      .prepare();
+    byShape.set(shape, query);
+  }
+  return query;
 }
 
 /** Many bindings at their current versions in one query, keyed by id (unreadable ones absent). */
