@@ -34,7 +34,7 @@ export async function getComment(db: BinderyDb, id: string): Promise<CommentList
 /** Live comments on a binding (optionally on one version), oldest first, paged. */
 export async function listCommentRows(db: BinderyDb, bindingId: string, opts: { version?: number; offset: number; limit: number }) {
   const where = sql`comments.binding_id = ${bindingId} AND comments.deleted_at IS NULL${opts.version === undefined ? sql`` : sql` AND comments.version = ${opts.version}`}`;
-  const rows = await db.all<CommentListRow>(sql`${select} WHERE ${where} ORDER BY comments.created_at, comments.id LIMIT ${opts.limit} OFFSET ${opts.offset}`);
+  const rows = await db.all<CommentListRow>(sql`${select} WHERE ${where} ORDER BY comments.created_at, comments.rowid LIMIT ${opts.limit} OFFSET ${opts.offset}`);
   const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM comments WHERE ${where}`);
   return { rows, total: Number(total?.n ?? 0) };
 }

@@ -91,7 +91,7 @@ export async function getShare(db: BinderyDb, id: string): Promise<ShareListRow 
 /** Live shares matching `where`, newest first, paged. */
 async function listWhere(db: BinderyDb, where: SQL, offset: number, limit: number) {
   const live = sql`shares.revoked_at IS NULL AND ${where}`;
-  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY shares.created_at DESC, shares.id LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY shares.created_at DESC, shares.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
   const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE ${live}`);
   return { rows: rows.map(mapRow), total: Number(total?.n ?? 0) };
 }
