@@ -6,10 +6,8 @@ import { readBinding } from '../../services/bindings';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
+import { groupsUnderCap } from '../cap-lines';
 import { commentPieces, commentView, toCommentView, type CommentView } from './comment-view';
-
-/** Room kept under the response cap for the paging line. */
-const CAP_RESERVE = 300;
 
 export const listCommentsTool = defineTool({
   name: 'list_comments',
@@ -35,17 +33,10 @@ export const listCommentsTool = defineTool({
     const pieces: Piece[] = [line(`## ${total} comment${total === 1 ? '' : 's'}${on} on ${args.id} ("${binding.name.replace(/\s+/g, ' ')}")`)];
     // Long comments can pass the response cap before `limit` does: the page then ends early and the
     // cursor continues from the first comment left out. Bodies have stored counts; only framing is counted.
-    let used = ctx.tokens.count(pieces[0]!.text);
-    pieces[0] = { ...pieces[0]!, tokens: used };
-    const comments: CommentView[] = [];
-    for (const c of rows.map(toCommentView)) {
-      const [head, body] = commentPieces(c);
-      const headTokens = ctx.tokens.count(head!.text);
-      if (comments.length > 0 && used + headTokens + c.bodyTokenCount > ctx.config.maxResponseTokens - CAP_RESERVE) break;
-      used += headTokens + c.bodyTokenCount;
-      pieces.push({ ...head!, tokens: headTokens }, body!);
-      comments.push(c);
-    }
+    const all = rows.map(toCommentView);
+    const kept = groupsUnderCap(pieces, all.map(commentPieces), ctx);
+    const comments: CommentView[] = all.slice(0, kept.length);
+    pieces.push(...kept.flat());
     const pagination = await paginate(ctx.db, scope, offset, comments.length, total);
     if (pagination.hasMore) pieces.push(line(`More: call again with cursor "${pagination.nextCursor}".`));
     const last = comments[comments.length - 1];
