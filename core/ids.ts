@@ -8,6 +8,18 @@ export function newId(prefix: string): string {
   return `${prefix}_${out}`;
 }
 
+/**
+ * A random marker (12 hex characters) that does not occur in `text`. It fences stored text wherever
+ * it is shown, so the text cannot close its own fence: it was chosen after the text was fixed.
+ */
+export function newFence(text: string): string {
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(6));
+    const fence = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+    if (!text.includes(fence)) return fence;
+  }
+}
+
 /** Checks an id's shape: the prefix and 16 base32 characters. */
 export function isId(prefix: string, value: string): boolean {
   return new RegExp(`^${prefix}_[${ALPHABET}]{16}$`).test(value);

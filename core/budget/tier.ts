@@ -30,6 +30,8 @@ export interface VersionFacts {
   summaryTokenCount: number;
   contentPreview: string;
   contentChars: number;
+  /** Random marker absent from the content; fences content wherever it is shown. */
+  fence: string;
   source: 'human' | 'llm';
   model: string | null;
   createdAt: number;
@@ -40,6 +42,8 @@ export interface BlockCounts {
   headBlockTokens: number;
   previewBlockTokens: number;
   contentBlockTokens: number;
+  /** What the tier-1 card shows of name, summary and key points (chosen by tokens; '' = by characters). */
+  headCut: string;
 }
 
 /** The public and Markdown URLs of a binding. */
@@ -114,6 +118,7 @@ export function countBlocks(v: VersionFacts, content: string, publicBase: string
     headBlockTokens: tokens.count(renderHead(v, publicBase)),
     previewBlockTokens: tokens.count(renderPreview(v)),
     contentBlockTokens: tokens.count(renderContent(content)),
+    headCut: '',
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type BindingVersionRow,
 } from '../../db/store/bindings';
 import { buildVersionRow, checkContentSize } from './write-version';
+import { renderKey } from './counts';
 
 /** What the binding services need; tools, REST and import all pass the same. */
 export interface CoreDeps {
@@ -75,7 +76,7 @@ export async function createBinding(
   const slug = await freeSlug(deps.db, space.id, input.name);
   const version = await buildVersionRow(
     { ...input, keyPoints: input.keyPoints ?? [], ...provenance, authorId: caller.id },
-    { bindingId, spaceSlug: space.slug, bindingSlug: slug, number: 1, now, publicUrl: deps.config.publicUrl },
+    { bindingId, spaceSlug: space.slug, bindingSlug: slug, number: 1, now, publicUrl: deps.config.publicUrl, countsKey: renderKey(deps) },
     deps.tokens,
   );
   await insertBinding(
@@ -144,7 +145,7 @@ export async function updateBinding(
     if (unchanged) return { row: current, changed: false };
     const version = await buildVersionRow(
       { ...draft, ...provenance, authorId: caller.id },
-      { bindingId: id, spaceSlug: current.spaceSlug, bindingSlug: current.bindingSlug, number: current.currentVersion + 1, now: deps.now(), publicUrl: deps.config.publicUrl },
+      { bindingId: id, spaceSlug: current.spaceSlug, bindingSlug: current.bindingSlug, number: current.currentVersion + 1, now: deps.now(), publicUrl: deps.config.publicUrl, countsKey: renderKey(deps) },
       deps.tokens,
     );
     if (await appendVersion(deps.db, id, version, deps.now())) {

@@ -1,6 +1,6 @@
 import type { Caller, Provenance } from '../context';
 import { BinderyError, fail } from '../errors';
-import { newId } from '../ids';
+import { newFence, newId } from '../ids';
 import type { TokenCounter } from '../tokens/counter';
 import { canComment, commentBodies, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments';
 import { getSetting, putSetting } from '../../db/store/settings';
@@ -33,6 +33,8 @@ export async function addComment(
     version: input.version ?? null,
     body,
     bodyTokenCount: deps.tokens.count(commentBodyBlock(body)),
+    countsKey: commentCountsKey(deps),
+    fence: newFence(body),
     source: provenance.source,
     model: provenance.model,
     authorId: caller.id,
@@ -57,6 +59,13 @@ export async function deleteComment(deps: CoreDeps, caller: Caller, id: string):
   if (!(await softDeleteComment(deps.db, id, deps.now()))) throw commentNotFound(id);
   return comment;
 }
+
+/** What a stored comment count depends on: the comment rendering and the tokenizer. */
+export function commentCountsKey(deps: Pick<CoreDeps, 'config'>): string {
+  return `c${COMMENT_RENDER_REVISION}|${deps.config.tokenizer}`;
+}
+/** Bump when commentBodyBlock changes. */
+export const COMMENT_RENDER_REVISION = 1;
 
 /**
  * Recounts stored comment tokens when the tokenizer changed since they were counted (here, once, at

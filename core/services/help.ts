@@ -18,9 +18,9 @@ export function helpTitle(topic: string, body: string): string {
   return body.match(/^#{1,6}\s+(.+)$/m)?.[1]?.trim() ?? topic;
 }
 
-function row(deps: Pick<CoreDeps, 'tokens' | 'now'>, topic: string, markdown: string, origin: 'seed' | 'cli'): HelpTopicRow {
+function row(deps: Pick<CoreDeps, 'tokens' | 'now' | 'config'>, topic: string, markdown: string, origin: 'seed' | 'cli'): HelpTopicRow {
   const body = helpBody(markdown);
-  return { topic, title: helpTitle(topic, body), body, tokenCount: deps.tokens.count(body), updatedAt: deps.now(), origin };
+  return { topic, title: helpTitle(topic, body), body, tokenCount: deps.tokens.count(body), countsKey: deps.config.tokenizer, updatedAt: deps.now(), origin };
 }
 
 /**

@@ -2,16 +2,13 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index';
 import { getSetting, putSetting } from '../../db/store/settings';
 import { ensureUser } from '../../db/store/users';
-import { countBlocks, RENDER_REVISION, renderHead } from '../budget/tier';
+import { countBlocks, renderHead } from '../budget/tier';
+import { renderKey } from './counts';
 import type { Caller } from '../context';
 import { newId, slugify } from '../ids';
 import type { CoreDeps } from './bindings';
 import { ensureCommentCounts } from './comments';
 
-/** What stored block counts depend on: the render revision, the tokenizer and the public URL. */
-export function renderKey(deps: Pick<CoreDeps, 'config'>): string {
-  return `r${RENDER_REVISION}|${deps.config.tokenizer}|${deps.config.publicUrl}`;
-}
 
 /**
  * Makes stored token counts match this configuration: when the tokenizer, the public URL or the

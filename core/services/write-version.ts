@@ -1,6 +1,6 @@
 import type { TokenCounter } from '../tokens/counter';
 import { countBlocks, takePreview } from '../budget/tier';
-import { newId, sha256Hex } from '../ids';
+import { newFence, newId, sha256Hex } from '../ids';
 import { fail } from '../errors';
 import type { VersionInsert } from '../../db/store/bindings';
 
@@ -41,7 +41,7 @@ function checkStorable(draft: VersionDraft): void {
  */
 export async function buildVersionRow(
   draft: VersionDraft,
-  where: { bindingId: string; spaceSlug: string; bindingSlug: string; number: number; now: number; publicUrl: string },
+  where: { bindingId: string; spaceSlug: string; bindingSlug: string; number: number; now: number; publicUrl: string; countsKey: string },
   tokens: TokenCounter,
 ): Promise<VersionInsert> {
   checkStorable(draft);
@@ -58,6 +58,7 @@ export async function buildVersionRow(
     summaryTokenCount: tokens.count(draft.summary),
     contentPreview,
     contentChars: draft.content.length,
+    fence: newFence(draft.content),
     source: draft.source,
     model: draft.model,
     createdAt: where.now,
@@ -77,6 +78,8 @@ export async function buildVersionRow(
     contentTokenCount: facts.contentTokenCount,
     summaryTokenCount: facts.summaryTokenCount,
     ...blocks,
+    countsKey: where.countsKey,
+    fence: facts.fence,
     source: draft.source,
     model: draft.model,
     authorId: draft.authorId,

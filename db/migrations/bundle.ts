@@ -51,5 +51,22 @@ export const migrations: { tag: string; statements: string[] }[] = [
       "ALTER TABLE `shares` ADD `link_hash` text;",
       "CREATE INDEX `shares_link_idx` ON `shares` (`link_hash`);"
     ]
+  },
+  {
+    "tag": "0004_issue8_counts_fence_accept",
+    "statements": [
+      "ALTER TABLE `comments` ADD `counts_key` text DEFAULT '' NOT NULL;",
+      "ALTER TABLE `comments` ADD `fence` text DEFAULT '' NOT NULL;",
+      "ALTER TABLE `help_topics` ADD `counts_key` text DEFAULT '' NOT NULL;",
+      "ALTER TABLE `shares` ADD `accepted_at` integer;",
+      "ALTER TABLE `versions` ADD `counts_key` text DEFAULT '' NOT NULL;",
+      "ALTER TABLE `versions` ADD `head_cut` text DEFAULT '' NOT NULL;",
+      "ALTER TABLE `versions` ADD `fence` text DEFAULT '' NOT NULL;",
+      "UPDATE `shares` SET `accepted_at` = `created_at` WHERE `grantee_id` IS NOT NULL;",
+      "UPDATE `versions` SET `fence` = lower(hex(randomblob(6))), `counts_key` = coalesce((SELECT `value` FROM `settings` WHERE `key` = 'render_key'), '');",
+      "UPDATE `versions` SET `fence` = lower(hex(randomblob(9))) WHERE instr(`content`, `fence`) > 0;",
+      "UPDATE `comments` SET `fence` = lower(hex(randomblob(6)));",
+      "UPDATE `comments` SET `fence` = lower(hex(randomblob(9))) WHERE instr(`body`, `fence`) > 0;"
+    ]
   }
 ];

@@ -11,6 +11,10 @@ export const commentsTable = sqliteTable(
     version: integer('version'),
     body: text('body').notNull(),
     bodyTokenCount: integer('body_token_count').notNull(),
+    /** The tokenizer `bodyTokenCount` was made for (another process recounts in memory). */
+    countsKey: text('counts_key').notNull().default(''),
+    /** Random marker, absent from the body, that fences the body when shown. */
+    fence: text('fence').notNull().default(''),
     source: text('source', { enum: ['human', 'llm'] }).notNull(),
     model: text('model'),
     authorId: text('author_id').notNull().references(() => usersTable.id),

@@ -6,6 +6,8 @@ export const helpTopicsTable = sqliteTable('help_topics', {
   title: text('title').notNull(),
   body: text('body').notNull(),
   tokenCount: integer('token_count').notNull(),
+  /** The tokenizer `tokenCount` was made for. */
+  countsKey: text('counts_key').notNull().default(''),
   updatedAt: integer('updated_at').notNull(),
   /** `seed`: from help/*.md, refreshed on start. `cli`: set by `bindery help set`; a seed never overwrites it. */
   origin: text('origin', { enum: ['seed', 'cli'] }).notNull().default('seed'),

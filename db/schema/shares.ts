@@ -18,6 +18,8 @@ export const sharesTable = sqliteTable(
     createdAt: integer('created_at').notNull(),
     revokedAt: integer('revoked_at'),
     linkHash: text('link_hash'),
+    /** When the grantee accepted a user share; until then it reaches them only when they name it. */
+    acceptedAt: integer('accepted_at'),
   },
   (t) => [
     index('shares_target_idx').on(t.targetType, t.targetId),

@@ -25,6 +25,16 @@ export const versionsTable = sqliteTable(
     headBlockTokens: integer('head_block_tokens').notNull(),
     previewBlockTokens: integer('preview_block_tokens').notNull(),
     contentBlockTokens: integer('content_block_tokens').notNull(),
+    /**
+     * The render key (render revision, tokenizer, public URL) the counts above and `headCut` were made
+     * for. A process whose key differs recounts the row in memory instead of trusting it, so processes
+     * with different settings can share one database without ever reading another's counts.
+     */
+    countsKey: text('counts_key').notNull().default(''),
+    /** How much of name, summary and key points the tier-1 card shows (JSON, chosen by tokens at write time). */
+    headCut: text('head_cut').notNull().default(''),
+    /** Random marker, absent from the content, that fences content in every rendering (unforgeable framing). */
+    fence: text('fence').notNull().default(''),
     source: text('source', { enum: ['human', 'llm'] }).notNull(),
     model: text('model'),
     authorId: text('author_id').notNull().references(() => usersTable.id),

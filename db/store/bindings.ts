@@ -22,6 +22,9 @@ export const versionMetaColumns = {
   headBlockTokens: versionsTable.headBlockTokens,
   previewBlockTokens: versionsTable.previewBlockTokens,
   contentBlockTokens: versionsTable.contentBlockTokens,
+  countsKey: versionsTable.countsKey,
+  headCut: versionsTable.headCut,
+  fence: versionsTable.fence,
   source: versionsTable.source,
   model: versionsTable.model,
   authorId: versionsTable.authorId,
@@ -61,6 +64,9 @@ export interface BindingVersionRow {
   headBlockTokens: number;
   previewBlockTokens: number;
   contentBlockTokens: number;
+  countsKey: string;
+  headCut: string;
+  fence: string;
   source: 'human' | 'llm';
   model: string | null;
   authorId: string;

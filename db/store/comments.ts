@@ -20,7 +20,7 @@ export async function insertComment(db: BinderyDb, row: typeof commentsTable.$in
 }
 
 const select = sql`SELECT comments.id AS id, comments.binding_id AS bindingId, comments.version AS version, comments.body AS body,
-    comments.body_token_count AS bodyTokenCount, comments.source AS source, comments.model AS model, comments.author_id AS authorId,
+    comments.body_token_count AS bodyTokenCount, comments.counts_key AS countsKey, comments.fence AS fence, comments.source AS source, comments.model AS model, comments.author_id AS authorId,
     comments.created_at AS createdAt, comments.deleted_at AS deletedAt, users.handle AS authorHandle
   FROM comments JOIN users ON users.id = comments.author_id`;
 
