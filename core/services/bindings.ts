@@ -5,15 +5,8 @@ import type { Caller, Provenance } from '../context';
 import { fail } from '../errors';
 import { newId, slugify } from '../ids';
 import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users';
-import {
-  appendVersion,
-  insertBinding,
-  readableBindingVersion,
-  slugTaken,
-  softDeleteBinding,
-  versionContent,
-  type BindingVersionRow,
-} from '../../db/store/bindings';
+import { readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings';
+import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes';
 import { buildVersionRow, checkContentSize } from './write-version';
 import { renderKey } from './counts';
 
@@ -45,15 +38,21 @@ export async function resolveWritableSpace(deps: CoreDeps, caller: Caller, ref?:
   return space;
 }
 
-async function freeSlug(db: BinderyDb, spaceId: string, name: string): Promise<string> {
-  const base = slugify(name);
-  if (!(await slugTaken(db, spaceId, base))) return base;
-  for (let i = 2; i < 1000; i++) {
-    const candidate = `${base}-${i}`;
-    if (!(await slugTaken(db, spaceId, candidate))) return candidate;
-  }
-  return `${base}-${newId('x').slice(2, 8)}`;
+/** The lowest free slug for `base` in a space: `base`, else `base-2`, `base-3`, … */
+async function lowestFreeSlug(db: BinderyDb, spaceId: string, base: string): Promise<string> {
+  const taken = await numberedSlugs(db, spaceId, base);
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
 }
+
+/**
+ * Tries at creating a binding under the lowest free slug before a random suffix. Each failed try
+ * means another create took that slug meanwhile, so N creates racing with one name all land
+ * (`name`, `name-2` … `name-N`) as long as N stays under this.
+ */
+const SLUG_ATTEMPTS = 32;
 
 export interface BindingInput {
   name: string;
@@ -71,22 +70,23 @@ export async function createBinding(
 ): Promise<BindingVersionRow> {
   checkContentSize(input.content, deps.config.maxContentBytes);
   const space = await resolveWritableSpace(deps, caller, input.space);
-  const now = deps.now();
   const bindingId = newId('bnd');
-  const slug = await freeSlug(deps.db, space.id, input.name);
-  const version = await buildVersionRow(
-    { ...input, keyPoints: input.keyPoints ?? [], ...provenance, authorId: caller.id },
-    { bindingId, spaceSlug: space.slug, bindingSlug: slug, number: 1, now, publicUrl: deps.config.publicUrl, countsKey: renderKey(deps) },
-    deps.tokens,
-  );
-  await insertBinding(
-    deps.db,
-    { id: bindingId, spaceId: space.id, slug, currentVersion: 1, sourcePath: input.sourcePath ?? null, createdBy: caller.id, createdAt: now, updatedAt: now },
-    version,
-  );
-  const row = await readableBindingVersion(deps.db, caller.id, bindingId);
-  if (!row) throw new Error('binding vanished right after insert');
-  return row;
+  const base = slugify(input.name);
+  for (let attempt = 0; attempt <= SLUG_ATTEMPTS; attempt++) {
+    // The slug is chosen by a read but taken only by the insert: the unique (space, slug) index
+    // refuses a slug another create took meanwhile, and the next try takes the next free one.
+    const slug = attempt < SLUG_ATTEMPTS ? await lowestFreeSlug(deps.db, space.id, base) : `${base}-${newId('x').slice(2, 8)}`;
+    const now = deps.now();
+    // Rebuilt per slug: the tier-1 head (and so its stored counts) holds the binding's URL.
+    const version = await buildVersionRow(
+      { ...input, keyPoints: input.keyPoints ?? [], ...provenance, authorId: caller.id },
+      { bindingId, spaceSlug: space.slug, bindingSlug: slug, number: 1, now, publicUrl: deps.config.publicUrl, countsKey: renderKey(deps) },
+      deps.tokens,
+    );
+    const binding = { id: bindingId, spaceId: space.id, slug, currentVersion: 1, sourcePath: input.sourcePath ?? null, createdBy: caller.id, createdAt: now, updatedAt: now };
+    if (await insertBinding(deps.db, binding, version)) return (await bindingAtVersion(deps.db, bindingId, 1))!;
+  }
+  throw fail.conflict('name', `no free slug for "${base}" in @${space.slug}: too many bindings with this name are being created at once; retry`);
 }
 
 /** A binding the caller may read, or NOT_FOUND (same text whether missing or private). */
@@ -149,18 +149,27 @@ export async function updateBinding(
       deps.tokens,
     );
     if (await appendVersion(deps.db, id, version, deps.now())) {
-      return { row: (await readBinding(deps, caller, id))!, changed: true };
+      // Answered from the version written, not from a re-read that a delete right after would hide.
+      return { row: (await bindingAtVersion(deps.db, id, version.number))!, changed: true };
     }
+    // Nothing was written: the binding was deleted meanwhile (the next read answers NOT_FOUND) or
+    // another writer's version landed first (a CONFLICT with expectedVersion, else a retry on it).
     if (input.expectedVersion !== undefined) {
+      await readOwned(deps, caller, id);
       throw fail.conflict('expectedVersion', `is ${input.expectedVersion} but another update to binding ${id} landed first; re-read it and apply your change to the new version`);
     }
   }
   throw fail.conflict('id', `binding ${id} is being updated by many writers at once; retry`);
 }
 
-/** Soft-deletes a binding the caller owns. */
+/**
+ * Soft-deletes a binding the caller owns and returns it at its last version. A binding deleted
+ * meanwhile by another call is NOT_FOUND, exactly as one deleted before: this call changed nothing.
+ */
 export async function deleteBinding(deps: CoreDeps, caller: Caller, id: string): Promise<BindingVersionRow> {
   const row = await readOwned(deps, caller, id);
-  await softDeleteBinding(deps.db, id, deps.now());
-  return row;
+  const last = await softDeleteBinding(deps.db, id, deps.now());
+  if (last === undefined) throw fail.notFound('binding', id);
+  // An update that landed between the read and the delete made a later last version.
+  return last === row.currentVersion ? row : ((await bindingAtVersion(deps.db, id, last)) ?? row);
 }

@@ -2,7 +2,6 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
 import type { BinderyDb } from '../types';
 import { canReadBindingSql, type LinkScope } from './access';
-import { ftsDelete, ftsInsert } from './fts';
 
 export type VersionInsert = typeof versionsTable.$inferInsert;
 export type BindingInsert = typeof bindingsTable.$inferInsert;
@@ -144,52 +143,6 @@ export async function versionContent(db: BinderyDb, bindingId: string, number: n
     .where(and(eq(versionsTable.bindingId, bindingId), eq(versionsTable.number, number)))
     .get();
   return row?.content;
-}
-
-/** Creates a binding and its version 1, indexed for search, in one atomic batch. */
-export async function insertBinding(db: BinderyDb, binding: BindingInsert, version: VersionInsert): Promise<void> {
-  await db.batch([db.insert(bindingsTable).values(binding), db.insert(versionsTable).values(version), ftsInsert(db, binding.id, version)]);
-}
-
-/**
- * Appends version `version.number`, which must be current + 1. The unique (binding, number) index
- * makes a concurrent writer's insert fail, so the batch rolls back and no version is ever lost.
- * Returns false when another writer got there first.
- */
-export async function appendVersion(db: BinderyDb, bindingId: string, version: VersionInsert, now: number): Promise<boolean> {
-  try {
-    await db.batch([
-      db.insert(versionsTable).values(version),
-      db
-        .update(bindingsTable)
-        .set({ currentVersion: version.number, updatedAt: now })
-        .where(and(eq(bindingsTable.id, bindingId), eq(bindingsTable.currentVersion, version.number - 1))),
-      ftsDelete(db, bindingId),
-      ftsInsert(db, bindingId, version),
-    ]);
-    return true;
-  } catch (err) {
-    if (isUniqueViolation(err)) return false;
-    throw err;
-  }
-}
-
-/** Hides a binding from reads, lists and search; its versions stay. */
-export async function softDeleteBinding(db: BinderyDb, bindingId: string, now: number): Promise<void> {
-  await db.batch([
-    db.update(bindingsTable).set({ deletedAt: now, updatedAt: now }).where(eq(bindingsTable.id, bindingId)),
-    ftsDelete(db, bindingId),
-  ]);
-}
-
-/** True when a slug is taken in a space (deleted bindings keep theirs: their URLs must not be reused). */
-export async function slugTaken(db: BinderyDb, spaceId: string, slug: string): Promise<boolean> {
-  const row = await db
-    .select({ id: bindingsTable.id })
-    .from(bindingsTable)
-    .where(and(eq(bindingsTable.spaceId, spaceId), eq(bindingsTable.slug, slug)))
-    .get();
-  return !!row;
 }
 
 /** Versions of a binding, newest first, without content. */

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { BinderyDb } from '../types';
 
 // The full-text index (`bindings_fts`, FTS5) holds the current version of each live binding. Its rowid
@@ -7,16 +7,19 @@ import type { BinderyDb } from '../types';
 /** The FTS row of a binding is addressed by the binding's rowid (kept equal to the FTS rowid). */
 const ftsRowid = (bindingId: string) => sql`(SELECT rowid FROM bindings WHERE id = ${bindingId})`;
 
-/** Statement indexing a binding's current version; run in the same batch as the version write. */
-export function ftsInsert(db: BinderyDb, bindingId: string, v: { name: string; summary: string; keyPoints?: string[] | null; content: string }) {
+/**
+ * Statement indexing a binding's current version; run in the same batch as the version write, with
+ * that write's `guard` (the index changes only when the version was written).
+ */
+export function ftsInsert(db: BinderyDb, bindingId: string, v: { name: string; summary: string; keyPoints?: string[] | null; content: string }, guard: SQL = sql`1`) {
   return db.run(
-    sql`INSERT INTO bindings_fts (rowid, binding_id, name, summary, key_points, content) VALUES (${ftsRowid(bindingId)}, ${bindingId}, ${v.name}, ${v.summary}, ${(v.keyPoints ?? []).join('\n')}, ${v.content})`,
+    sql`INSERT INTO bindings_fts (rowid, binding_id, name, summary, key_points, content) SELECT ${ftsRowid(bindingId)}, ${bindingId}, ${v.name}, ${v.summary}, ${(v.keyPoints ?? []).join('\n')}, ${v.content} WHERE ${guard}`,
   );
 }
 
-/** Statement removing a binding from the index (by rowid: a lookup, not a scan of the FTS content). */
-export function ftsDelete(db: BinderyDb, bindingId: string) {
-  return db.run(sql`DELETE FROM bindings_fts WHERE rowid = ${ftsRowid(bindingId)}`);
+/** Statement removing a binding from the index (by rowid: a lookup, not a scan of the FTS content), when `guard` holds. */
+export function ftsDelete(db: BinderyDb, bindingId: string, guard: SQL = sql`1`) {
+  return db.run(sql`DELETE FROM bindings_fts WHERE rowid = ${ftsRowid(bindingId)} AND ${guard}`);
 }
 
 const ALIGNED_KEY = 'fts_rowid_aligned';

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { versionsTable } from '../../db/schema/index';
 import { createDatabase, migrate, migrationsCurrent } from '../../db/index';
 import { migrations } from '../../db/migrations/bundle';
-import { appendVersion, softDeleteBinding } from '../../db/store/bindings';
+import { appendVersion, softDeleteBinding } from '../../db/store/binding-writes';
 import { ftsQuery, searchBindingRows } from '../../db/store/search';
 import { createBinding } from '../../core/services/bindings';
 import { ensureCaller } from '../../core/services/prepare';

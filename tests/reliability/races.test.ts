@@ -25,7 +25,7 @@ const slugsIn = async (db: BinderyDb, spaceSlug: string) =>
 const expectedSlugs = (base: string, n: number) => range(n).map((i) => (i === 0 ? base : `${base}-${i + 1}`)).sort();
 
 async function searchHits(client: Client, word: string): Promise<number> {
-  const found = await ok(client, 'search_bindings', { query: word });
+  const found = await ok(client, 'search_bindings', { query: word, limit: 50 });
   return (found.results as unknown[]).length;
 }
 
