@@ -27,12 +27,14 @@ export async function liveApiKey(db: BinderyDb, id: string): Promise<{ keyHash: 
 
 const liveKeyQueries = new WeakMap<BinderyDb, { get(params: Record<string, unknown>): Promise<unknown> }>();
 
-/** Marks a key revoked; returns false when there is no live key with that id. */
+/** Marks a key revoked; returns false when there is no live key with that id (one statement: of racing revokes, one wins). */
 export async function revokeApiKey(db: BinderyDb, id: string, now: number): Promise<boolean> {
-  const live = await db.select({ id: apiKeysTable.id }).from(apiKeysTable).where(and(eq(apiKeysTable.id, id), isNull(apiKeysTable.revokedAt))).get();
-  if (!live) return false;
-  await db.update(apiKeysTable).set({ revokedAt: now }).where(eq(apiKeysTable.id, id));
-  return true;
+  const rows = await db
+    .update(apiKeysTable)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeysTable.id, id), isNull(apiKeysTable.revokedAt)))
+    .returning({ id: apiKeysTable.id });
+  return rows.length > 0;
 }
 
 /** Every key (without hashes), newest first, with its user's handle. */

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { usersTable, spacesTable } from '../schema/index';
 import type { BinderyDb } from '../types';
 
@@ -12,28 +12,33 @@ export async function findUserByHandle(db: BinderyDb, handle: string): Promise<U
 
 /**
  * Returns the user with this handle, creating it and its personal space on first use, under the
- * first of `slugs` no space has taken yet (a team space may already hold the handle's slug).
- * Both rows are written in one batch; a concurrent creator loses the race harmlessly.
+ * first of `slugs` no space has taken (a team space may already hold the handle's slug). Requests
+ * racing to create one handle all get the same user: both rows are written in one batch whose
+ * statements check, as they write, that the handle and the chosen slug are still free and that the
+ * user has no personal space yet (which also mends a user left without one).
  */
 export async function ensureUser(db: BinderyDb, handle: string, ids: { user: string; space: string }, now: number, slugs: string[]): Promise<UserRow> {
-  const found = await findUserByHandle(db, handle);
-  if (found) return found;
-  let slug = slugs[slugs.length - 1]!;
-  for (const candidate of slugs) {
-    if (!(await db.select({ id: spacesTable.id }).from(spacesTable).where(eq(spacesTable.slug, candidate)).get())) {
-      slug = candidate;
-      break;
-    }
+  const found = await db
+    .select({ ...getTableColumns(usersTable), hasSpace: sql<number>`EXISTS (SELECT 1 FROM spaces WHERE owner_id = ${usersTable.id} AND personal = 1)` })
+    .from(usersTable)
+    .where(eq(usersTable.handle, handle))
+    .get();
+  if (found && Number(found.hasSpace) === 1) {
+    const { hasSpace: _, ...user } = found;
+    return user;
   }
   await db.batch([
-    db.insert(usersTable).values({ id: ids.user, handle, createdAt: now }).onConflictDoNothing(),
-    db
-      .insert(spacesTable)
-      .values({ id: ids.space, slug, name: `${handle}'s space`, visibility: 'private', ownerId: ids.user, personal: true, createdAt: now })
-      .onConflictDoNothing(),
+    db.insert(usersTable).values({ id: ids.user, handle, createdAt: now }).onConflictDoNothing({ target: usersTable.handle }),
+    db.run(sql`INSERT INTO spaces (id, slug, name, visibility, owner_id, personal, created_at)
+      SELECT ${ids.space}, c.value, ${`${handle}'s space`}, 'private', u.id, 1, ${now}
+      FROM users u, json_each(${JSON.stringify(slugs)}) c
+      WHERE u.handle = ${handle}
+        AND NOT EXISTS (SELECT 1 FROM spaces p WHERE p.owner_id = u.id AND p.personal = 1)
+        AND NOT EXISTS (SELECT 1 FROM spaces t WHERE t.slug = c.value)
+      ORDER BY c.key LIMIT 1`),
   ]);
   const user = await findUserByHandle(db, handle);
-  if (!user) throw new Error(`could not create user ${handle}`);
+  if (!user || !(await personalSpace(db, user.id))?.personal) throw new Error(`could not create user ${handle} with a personal space: slugs ${slugs.join(', ')} are all taken`);
   return user;
 }
 

@@ -22,6 +22,12 @@ export async function after<T>(ticks: number, fn: () => Promise<T>): Promise<T> 
   return fn();
 }
 
+/** Runs `fn` after `n` microtask turns: finer than `after`, to land between two awaits of one call. */
+export async function afterMicrotasks<T>(n: number, fn: () => Promise<T>): Promise<T> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+  return fn();
+}
+
 /** 0, 1, …, n-1. */
 export const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
