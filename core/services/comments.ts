@@ -21,26 +21,32 @@ export async function addComment(
   input: { id: string; body: string; version?: number },
   provenance: Provenance,
 ): Promise<CommentListRow> {
-  const binding = await readBinding(deps, caller, input.id, { version: input.version });
-  if (!(await canComment(deps.db, caller.id, input.id))) {
-    throw fail.forbidden(`you may read binding ${input.id} but not comment on it; its owner can give you a share with permission "comment"`);
-  }
   const body = input.body.trim();
-  const id = newId('cmt');
-  await insertComment(deps.db, {
-    id,
-    bindingId: binding.bindingId,
-    version: input.version ?? null,
-    body,
-    bodyTokenCount: deps.tokens.count(commentBodyBlock(body)),
-    countsKey: commentCountsKey(deps),
-    fence: newFence(body),
-    source: provenance.source,
-    model: provenance.model,
-    authorId: caller.id,
-    createdAt: deps.now(),
-  });
-  return (await getComment(deps.db, id))!;
+  // A write refused by its in-statement check (the binding was deleted or the share revoked
+  // meanwhile) goes round again: the checks then name the reason, or, holding again, retry it.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const binding = await readBinding(deps, caller, input.id, { version: input.version });
+    if (!(await canComment(deps.db, caller.id, input.id))) {
+      throw fail.forbidden(`you may read binding ${input.id} but not comment on it; its owner can give you a share with permission "comment"`);
+    }
+    const id = newId('cmt');
+    const written = await insertComment(deps.db, {
+      id,
+      bindingId: binding.bindingId,
+      version: input.version ?? null,
+      body,
+      bodyTokenCount: deps.tokens.count(commentBodyBlock(body)),
+      countsKey: commentCountsKey(deps),
+      fence: newFence(body),
+      source: provenance.source,
+      model: provenance.model,
+      authorId: caller.id,
+      createdAt: deps.now(),
+    });
+    // Read back deleted or not: a delete right after must not turn a done write into an error.
+    if (written) return (await getComment(deps.db, id, false))!;
+  }
+  throw fail.conflict('id', `access to binding ${input.id} kept changing while the comment was written; nothing was written, retry`);
 }
 
 /** Deletes a comment: its author or the binding's space owner may; others who can read it are FORBIDDEN. */

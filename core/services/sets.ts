@@ -24,8 +24,12 @@ const EDIT_ATTEMPTS = 30;
 /** A live set the caller may read, or NOT_FOUND (same text whether missing or private). */
 export async function readSet(deps: CoreDeps, caller: Caller, id: string): Promise<SetWithSpace> {
   const set = await readableSet(deps.db, caller.id, id);
-  if (!set) throw new BinderyError('NOT_FOUND', fail.notFound('set', id).message, 'id', 'list_sets shows the sets you can read.');
+  if (!set) throw setNotFound(id);
   return set;
+}
+
+function setNotFound(id: string): BinderyError {
+  return new BinderyError('NOT_FOUND', fail.notFound('set', id).message, 'id', 'list_sets shows the sets you can read.');
 }
 
 /** A set the caller may change: only its space's owner; readable-but-not-owned is FORBIDDEN. */
@@ -127,24 +131,27 @@ export async function createSet(deps: CoreDeps, caller: Caller, input: CreateSet
   return readSet(deps, caller, id);
 }
 
-/** Renames or re-describes a set the caller owns. */
+/** Renames or re-describes a set the caller owns; a set deleted meanwhile is NOT_FOUND, unchanged. */
 export async function updateSet(deps: CoreDeps, caller: Caller, id: string, patch: { name?: string; description?: string }): Promise<SetWithSpace> {
-  await writableSet(deps, caller, id);
-  await updateSetMeta(deps.db, id, patch, deps.now());
-  return readSet(deps, caller, id);
+  const set = await writableSet(deps, caller, id);
+  const written = await updateSetMeta(deps.db, id, patch, deps.now());
+  if (!written) throw setNotFound(id);
+  // Answered from the row written: a delete right after must not turn a done write into an error.
+  return { ...set, ...written };
 }
 
-/** Deletes a set the caller owns (the bindings in it are untouched). */
+/** Deletes a set the caller owns (the bindings in it are untouched); of racing deletes, one wins and the rest are NOT_FOUND. */
 export async function deleteSet(deps: CoreDeps, caller: Caller, id: string): Promise<SetWithSpace> {
   const set = await writableSet(deps, caller, id);
-  await softDeleteSet(deps.db, id, deps.now());
+  if (!(await softDeleteSet(deps.db, id, deps.now()))) throw setNotFound(id);
   return set;
 }
 
 /**
  * Applies removes, then adds, then moves to a set the caller owns, validating every step before
- * anything is written; the new item list is written in one batch guarded by the set's revision.
- * A concurrent edit makes this re-apply the same edits on top of it.
+ * anything is written; the new item list is written in one batch guarded by the set's revision and
+ * liveness. A concurrent edit makes this re-apply the same edits on top of it; a concurrent delete
+ * makes it NOT_FOUND, having written nothing.
  */
 export async function editSetItems(deps: CoreDeps, caller: Caller, id: string, edits: ItemEdits) {
   await checkAdditions(deps, caller, (edits.add ?? []).map((a, i) => ({ bindingId: a.bindingId, version: a.version, field: `add.${i}.bindingId` })));
@@ -155,7 +162,11 @@ export async function editSetItems(deps: CoreDeps, caller: Caller, id: string, e
     const before = (await setItemRows(deps.db, caller.id, id)).map(({ bindingId, pinnedVersion }) => ({ bindingId, pinnedVersion }));
     const after = applyItemEdits(before, edits);
     if (after.length > MAX_SET_ITEMS) throw fail.tooLarge('add', `would make ${after.length} items; a set holds at most ${MAX_SET_ITEMS}`);
-    if (await replaceSetItems(deps.db, id, set.revision, after, deps.now())) return { set: await readSet(deps, caller, id), before: before.length, after: after.length };
+    const now = deps.now();
+    if (await replaceSetItems(deps.db, id, set.revision, after, now)) {
+      // Answered from what was written: a delete right after must not turn a done edit into an error.
+      return { set: { ...set, revision: set.revision + 1, updatedAt: now }, before: before.length, after: after.length };
+    }
   }
   throw new BinderyError('CONFLICT', `id: set ${id} is being edited by many writers at once; nothing was written`, 'id', 'Call edit_set_items again.');
 }

@@ -58,13 +58,16 @@ export interface CreateShareResult {
   replaced?: string;
 }
 
+/** Rounds of createShare before it gives up on a target many calls share at once. */
+const SHARE_ATTEMPTS = 8;
+
 /**
  * Shares a target the caller owns with one user (by handle) or with anyone who has the link. An
  * identical live share is returned as is; one with another permission is replaced in one batch.
  * A new public link gets a random secret whose SHA-256 alone is stored; replacing a link's permission
  * keeps its secret, so the addresses already handed out keep working with the new permission.
  */
-export async function createShare(deps: CoreDeps, caller: Caller, input: CreateShareInput): Promise<CreateShareResult> {
+export async function createShare(deps: CoreDeps, caller: Caller, input: CreateShareInput, attempt = 0): Promise<CreateShareResult> {
   if (!!input.user === !!input.public) throw fail.invalid('user', 'give either user (a handle) or public: true, not both and not neither');
   const target = await resolveShareTarget(deps, caller, input.target);
   let granteeId: string | null = null;
@@ -97,11 +100,17 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
     }
   }
   const id = newId('shr');
-  await putShare(
+  const written = await putShare(
     deps.db,
     { id, targetType: target.type, targetId: target.id, granteeId, public: !granteeId, permission: input.permission, createdBy: caller.id, createdAt: deps.now(), linkHash },
     existing?.id,
   );
+  if (!written) {
+    // Nothing was written: a racing call shared it first (the next round returns that share) or the
+    // target went away (the next round answers NOT_FOUND). Each lost round is another call's win.
+    if (attempt >= SHARE_ATTEMPTS) throw fail.conflict('target', `${target.label} is being shared by many calls at once; nothing was written, retry`);
+    return createShare(deps, caller, input, attempt + 1);
+  }
   return { share: (await getShare(deps.db, id))!, created: true, target, linkSecret, replaced: existing?.id };
 }
 

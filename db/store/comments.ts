@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { commentsTable } from '../schema/index';
 import type { BinderyDb } from '../types';
 import { canCommentBindingSql } from './access';
+import { insertWhere, rowsAffected } from './guarded';
 
 export type CommentRow = typeof commentsTable.$inferSelect;
 export interface CommentListRow extends CommentRow {
@@ -15,8 +16,14 @@ export async function canComment(db: BinderyDb, userId: string, bindingId: strin
   return Number(row?.n ?? 0) > 0;
 }
 
-export async function insertComment(db: BinderyDb, row: typeof commentsTable.$inferInsert): Promise<void> {
-  await db.insert(commentsTable).values(row);
+/**
+ * Writes a comment only if, at that moment, its binding is live and its author may comment on it
+ * (the checks the caller made before are repeated by the writing statement). False: nothing written.
+ */
+export async function insertComment(db: BinderyDb, row: typeof commentsTable.$inferInsert): Promise<boolean> {
+  const guard = sql`EXISTS (SELECT 1 FROM bindings JOIN spaces ON spaces.id = bindings.space_id
+    WHERE bindings.id = ${row.bindingId} AND bindings.deleted_at IS NULL AND ${canCommentBindingSql(row.authorId)})`;
+  return rowsAffected(await insertWhere(db, commentsTable, row, guard)) === 1;
 }
 
 const select = sql`SELECT comments.id AS id, comments.binding_id AS bindingId, comments.version AS version, comments.body AS body,
@@ -24,10 +31,10 @@ const select = sql`SELECT comments.id AS id, comments.binding_id AS bindingId, c
     comments.created_at AS createdAt, comments.deleted_at AS deletedAt, users.handle AS authorHandle
   FROM comments JOIN users ON users.id = comments.author_id`;
 
-/** A live comment by id. */
-export async function getComment(db: BinderyDb, id: string): Promise<CommentListRow | undefined> {
+/** A live comment by id (`live: false`: deleted or not, for the answer of the call that wrote it). */
+export async function getComment(db: BinderyDb, id: string, live = true): Promise<CommentListRow | undefined> {
   // db.all, not db.get: drizzle's raw get() throws on an empty result instead of returning undefined.
-  const rows = await db.all<CommentListRow>(sql`${select} WHERE comments.id = ${id} AND comments.deleted_at IS NULL`);
+  const rows = await db.all<CommentListRow>(sql`${select} WHERE comments.id = ${id}${live ? sql` AND comments.deleted_at IS NULL` : sql``}`);
   return rows[0];
 }
 

@@ -135,15 +135,15 @@ export async function insertSet(db: BinderyDb, set: typeof setsTable.$inferInser
 }
 
 /**
- * Replaces a set's items (positions 0..n-1) if the set is still at `revision`, in one atomic batch.
- * The first statement fails the batch when another edit landed first, so no edit is ever lost.
- * Returns false in that case.
+ * Replaces a set's items (positions 0..n-1) if the set is still live and at `revision`, in one
+ * atomic batch. The first statement fails the batch when another edit landed first or the set was
+ * deleted, so no edit is ever lost and a deleted set never gets items. Returns false in that case.
  */
 export async function replaceSetItems(db: BinderyDb, setId: string, revision: number, items: readonly SetItemInput[], now: number): Promise<boolean> {
   try {
     await db.batch([
       // json() of a non-JSON string raises, aborting the batch; SQLite evaluates it only when stale.
-      db.run(sql`SELECT CASE WHEN (SELECT revision FROM sets WHERE id = ${setId}) IS NOT ${revision} THEN json('stale set revision') END`),
+      db.run(sql`SELECT CASE WHEN (SELECT revision FROM sets WHERE id = ${setId} AND deleted_at IS NULL) IS NOT ${revision} THEN json('stale set revision') END`),
       db.update(setsTable).set({ revision: revision + 1, updatedAt: now }).where(eq(setsTable.id, setId)),
       db.delete(setItemsTable).where(eq(setItemsTable.setId, setId)),
       ...itemInserts(db, setId, items),
@@ -161,12 +161,14 @@ function errorText(err: unknown): string {
   return parts.join(' | ');
 }
 
-/** Renames or re-describes a live set. */
-export async function updateSetMeta(db: BinderyDb, setId: string, patch: { name?: string; description?: string | null }, now: number): Promise<void> {
-  await db.update(setsTable).set({ ...patch, updatedAt: now }).where(and(eq(setsTable.id, setId), isNull(setsTable.deletedAt)));
+/** Renames or re-describes a live set; returns the row written, or undefined (nothing written) when the set is deleted. */
+export async function updateSetMeta(db: BinderyDb, setId: string, patch: { name?: string; description?: string | null }, now: number): Promise<SetRow | undefined> {
+  const [row] = await db.update(setsTable).set({ ...patch, updatedAt: now }).where(and(eq(setsTable.id, setId), isNull(setsTable.deletedAt))).returning();
+  return row;
 }
 
-/** Hides a set; its shares stop granting anything (the access checks require a live set). */
-export async function softDeleteSet(db: BinderyDb, setId: string, now: number): Promise<void> {
-  await db.update(setsTable).set({ deletedAt: now, updatedAt: now }).where(eq(setsTable.id, setId));
+/** Hides a live set (its shares stop granting anything: the access checks require a live set); false when it was already deleted. */
+export async function softDeleteSet(db: BinderyDb, setId: string, now: number): Promise<boolean> {
+  const rows = await db.update(setsTable).set({ deletedAt: now, updatedAt: now }).where(and(eq(setsTable.id, setId), isNull(setsTable.deletedAt))).returning({ id: setsTable.id });
+  return rows.length > 0;
 }

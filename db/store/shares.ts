@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { sharesTable } from '../schema/index';
 import type { BinderyDb } from '../types';
+import { insertWhere, rowsAffected } from './guarded';
 
 export type ShareRow = typeof sharesTable.$inferSelect;
 export type ShareTargetType = ShareRow['targetType'];
@@ -28,14 +29,36 @@ export async function findLiveShare(db: BinderyDb, type: ShareTargetType, target
     .get();
 }
 
-/** Writes a share; a live share it replaces (other permission) is revoked in the same batch. */
-export async function putShare(db: BinderyDb, row: typeof sharesTable.$inferInsert, replaces?: string): Promise<void> {
-  const insert = db.insert(sharesTable).values(row);
-  if (!replaces) {
-    await insert;
-    return;
+/** The target is live and owned by `ownerId` (only a target's owner shares it). */
+function targetOwnedSql(type: ShareTargetType, targetId: string, ownerId: string): SQL {
+  if (type === 'space') return sql`EXISTS (SELECT 1 FROM spaces WHERE id = ${targetId} AND owner_id = ${ownerId})`;
+  if (type === 'set') {
+    return sql`EXISTS (SELECT 1 FROM sets st JOIN spaces sp ON sp.id = st.space_id WHERE st.id = ${targetId} AND st.deleted_at IS NULL AND sp.owner_id = ${ownerId})`;
   }
-  await db.batch([db.update(sharesTable).set({ revokedAt: row.createdAt }).where(and(eq(sharesTable.id, replaces), isNull(sharesTable.revokedAt))), insert]);
+  return sql`EXISTS (SELECT 1 FROM bindings b JOIN spaces sp ON sp.id = b.space_id WHERE b.id = ${targetId} AND b.deleted_at IS NULL AND sp.owner_id = ${ownerId})`;
+}
+
+/**
+ * Writes a share, revoking in the same batch the live share it replaces (other permission). The
+ * insert checks as it writes that its target is live and owned by its creator, that the share it
+ * replaces is still live, and that no other live share gives this target to this grantee; the
+ * revoke follows only if the insert happened. Returns false, having written nothing, when a check
+ * failed (a racing call shared it first, or the target went away).
+ */
+export async function putShare(db: BinderyDb, row: typeof sharesTable.$inferInsert, replaces?: string): Promise<boolean> {
+  const grantee = row.granteeId ? sql`o.grantee_id = ${row.granteeId}` : sql`o.public = 1`;
+  const guard = sql`${targetOwnedSql(row.targetType, row.targetId, row.createdBy)}
+    AND NOT EXISTS (SELECT 1 FROM shares o WHERE o.target_type = ${row.targetType} AND o.target_id = ${row.targetId}
+      AND o.revoked_at IS NULL AND ${grantee}${replaces ? sql` AND o.id <> ${replaces}` : sql``})
+    ${replaces ? sql`AND EXISTS (SELECT 1 FROM shares r WHERE r.id = ${replaces} AND r.revoked_at IS NULL)` : sql``}`;
+  const insert = insertWhere(db, sharesTable, row, guard);
+  if (!replaces) return rowsAffected(await insert) === 1;
+  const written = sql`EXISTS (SELECT 1 FROM shares n WHERE n.id = ${row.id})`;
+  const [inserted] = await db.batch([
+    insert,
+    db.update(sharesTable).set({ revokedAt: row.createdAt }).where(and(eq(sharesTable.id, replaces), isNull(sharesTable.revokedAt), written)),
+  ]);
+  return rowsAffected(inserted) === 1;
 }
 
 /** Gives a live public share that has no link secret yet (made before links carried one) the hash of one; false when it already had one. */
