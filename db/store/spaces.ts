@@ -1,18 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { spacesTable } from '../schema/index';
 import type { BinderyDb } from '../types';
-import { isUniqueViolation } from './bindings';
+import { rowsAffected } from './guarded';
 import type { SpaceRow } from './users';
 
-/** Inserts a space; false when the slug is taken (the unique index decides, not a prior read). */
+/**
+ * Inserts a space; false, having written nothing, when the slug is taken: the unique index decides,
+ * not a prior read, so of several calls racing for one slug exactly one gets it.
+ */
 export async function insertSpace(db: BinderyDb, row: typeof spacesTable.$inferInsert): Promise<boolean> {
-  try {
-    await db.insert(spacesTable).values(row);
-    return true;
-  } catch (err) {
-    if (isUniqueViolation(err)) return false;
-    throw err;
-  }
+  return rowsAffected(await db.insert(spacesTable).values(row).onConflictDoNothing({ target: spacesTable.slug })) === 1;
 }
 
 export interface SpaceListRow extends SpaceRow {
