@@ -37,6 +37,19 @@ export async function countOf(db: BinderyDb, query: ReturnType<typeof sql>): Pro
   return Number(row?.n ?? 0);
 }
 
+/** An MCP client acting as `handle` (created on first use), served by a fresh server over `db`. */
+export async function connectOn(db: BinderyDb, handle: string, clients: Client[] = []): Promise<Client> {
+  const deps = { db, tokens: await testCounter(), config: parseConfig({ BINDERY_TOOL_MODE: 'eager' }), now: () => Date.now() };
+  const caller = await ensureCaller(deps, handle);
+  const server = createBinderyServer(deps, { caller, mode: 'eager' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bindery-races', version: '1.0.0' });
+  await client.connect(clientSide);
+  clients.push(client);
+  return client;
+}
+
 export interface TwoHandleWorld {
   /** Two database handles (two libSQL connections) on one file. */
   dbs: [BinderyDb, BinderyDb];
@@ -52,26 +65,13 @@ export interface TwoHandleWorld {
 export async function createTwoHandleWorld(): Promise<TwoHandleWorld> {
   const path = join(tmpdir(), `bindery-races-${crypto.randomUUID()}.db`);
   const url = `file:${path}`;
-  const config = parseConfig({ BINDERY_DB_URL: url, BINDERY_TOOL_MODE: 'eager' });
   const first = createDatabase({ url });
   await migrate(first.db);
   const second = createDatabase({ url });
-  const tokens = await testCounter();
-  const handles = [first, second] as const;
   const clients: Client[] = [];
   return {
     dbs: [first.db, second.db],
-    async connect(which, handle) {
-      const deps = { db: handles[which].db, tokens, config, now: () => Date.now() };
-      const caller = await ensureCaller(deps, handle);
-      const server = createBinderyServer(deps, { caller, mode: 'eager' });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: 'bindery-races', version: '1.0.0' });
-      await client.connect(clientSide);
-      clients.push(client);
-      return client;
-    },
+    connect: (which, handle) => connectOn([first, second][which]!.db, handle, clients),
     close() {
       for (const c of clients) void c.close();
       first.close();
