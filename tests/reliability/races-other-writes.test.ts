@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { ensureCaller } from '../../core/services/prepare';
-import { createApiKey } from '../../core/http/auth';
+import { callerForKey, createApiKey } from '../../core/http/auth';
 import { handleRest } from '../../core/http/rest';
 import { revokeApiKey } from '../../db/store/api-keys';
 import { call, createTestWorld, ok, textOf, type TestWorld } from '../helpers';
@@ -73,12 +73,20 @@ describe('spaces and users', () => {
     expect(codes.filter((c) => c === 'CONFLICT')).toHaveLength(5);
   });
 
-  test('keys: concurrent revokes of one key, one revokes it', async () => {
+  test('keys: creates for a new handle at once all act as one user; concurrent revokes of one key, one revokes it', async () => {
     const w = await world();
-    const caller = await ensureCaller({ db: w.db, now: () => Date.now() }, 'keyed');
-    const { id } = await createApiKey(w.db, caller.id, Date.now());
+    const minted = await Promise.all(range(5).map(async (i) => {
+      // As `bindery keys create --user keyed` does, several at once.
+      const caller = await afterMicrotasks(i, () => ensureCaller({ db: w.db, now: () => Date.now() }, 'keyed'));
+      return createApiKey(w.db, caller.id, Date.now());
+    }));
+    const owners = await Promise.all(minted.map((k) => callerForKey(w.db, k.key)));
+    expect(new Set(owners.map((o) => o?.id)).size).toBe(1);
+    expect(owners[0]?.handle).toBe('keyed');
+    const { id } = minted[0]!;
     const done = await Promise.all(range(5).map(() => revokeApiKey(w.db, id, Date.now())));
     expect(done.filter(Boolean)).toHaveLength(1);
+    expect(await callerForKey(w.db, minted[0]!.key)).toBeUndefined();
   });
 });
 
