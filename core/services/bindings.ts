@@ -15,7 +15,7 @@ import {
   type BindingVersionRow,
 } from '../../db/store/bindings';
 import { buildVersionRow, checkContentSize } from './write-version';
-import { renderKey } from './counts';
+import { freshCounts, renderKey } from './counts';
 
 /** What the binding services need; tools, REST and import all pass the same. */
 export interface CoreDeps {
@@ -98,6 +98,7 @@ export async function readBinding(deps: CoreDeps, caller: Caller, id: string, op
     }
     throw fail.notFound('binding', id);
   }
+  await freshCounts(deps, [row]);
   return row;
 }
 
