@@ -128,6 +128,63 @@ describe('one database, many processes', () => {
       await srv.stop();
     }
   }, 240_000);
+
+  test('budget fuzz while other processes write and recount beside the server: 0 over budget, 0 _meta mismatches', async () => {
+    const db = `file:${join(dir, 'fuzz.db')}`;
+    const env = { BINDERY_DB_URL: db };
+    const key = await createKey(env, 'erin');
+    const srv = await startServer(env);
+    try {
+      const client = await httpClient(srv.url, key);
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const body = `# Fuzz ${i}\n\n${'Ünïcode, 日本語, emoji 🦓 and words. '.repeat(5 + ((i * 7) % 60))}\n`;
+        const r = await callOk(client, 'create_binding', { name: `fuzz ${i}`, content: body, summary: `Fuzz document ${i}.`, keyPoints: [`kp ${i}`] });
+        ids.push((r.structuredContent as { binding: { id: string } }).binding.id);
+      }
+      const set = ((await callOk(client, 'create_set', { name: 'fuzz', bindingIds: ids })).structuredContent as { set: { id: string } }).set.id;
+      let beside = true;
+      // Beside the server: upkeep under other settings, and an import writing with them, in turns.
+      const others = (async () => {
+        const configs = [
+          { BINDERY_TOKENIZER: 'cl100k_base', BINDERY_PUBLIC_URL: 'https://elsewhere.example/kb' },
+          { BINDERY_TOKENIZER: 'o200k_base', BINDERY_PUBLIC_URL: 'http://x.example' },
+        ];
+        for (let i = 0; beside; i++) {
+          await cli(['migrate'], { ...env, ...configs[i % 2]! });
+          await cli(['import', join(dir, 'corpus')], { ...env, ...configs[(i + 1) % 2]!, BINDERY_USER: 'erin' });
+        }
+      })();
+      let over = 0;
+      let mismatches = 0;
+      let calls = 0;
+      const until = Date.now() + 12_000;
+      for (let i = 0; Date.now() < until; i++) {
+        const maxTokens = 60 + Math.floor(Math.random() * 6000);
+        const tier = ['1', '1.5', '2'][i % 3]!;
+        const call =
+          i % 3 === 0
+            ? callOk(client, 'get_set_context', { setId: set, maxTokens, tier, strategy: i % 2 ? 'fill' : 'ordered' })
+            : i % 3 === 1
+              ? callOk(client, 'get_bindings', { ids: ids.slice(i % 20, (i % 20) + 15), maxTokens, tier })
+              : callOk(client, 'search_bindings', { query: 'words', maxTokens, tier, limit: 20 });
+        const r = await call;
+        if (r.isError) continue; // a budget below one card is refused with a clear error: no answer to check
+        const { text, context } = parts(r);
+        const real = await independentCount(text);
+        calls++;
+        if (real > maxTokens) over++;
+        if (context.response.tokens !== real) mismatches++;
+      }
+      beside = false;
+      await others;
+      expect(calls).toBeGreaterThan(30);
+      expect({ over, mismatches }).toEqual({ over: 0, mismatches: 0 });
+      await client.close();
+    } finally {
+      await srv.stop();
+    }
+  }, 120_000);
 });
 
 async function keysOf(url: string): Promise<string[]> {
