@@ -28,7 +28,7 @@ export async function findLiveShare(db: BinderyDb, type: ShareTargetType, target
     .get();
 }
 
-/** Writes a share; a live share it replaces (other permission) is revoked in the same batch. */
+/** Writes a share; a live share it replaces (other permission) is revoked in the same batch (the row carries over its acceptance). */
 export async function putShare(db: BinderyDb, row: typeof sharesTable.$inferInsert, replaces?: string): Promise<void> {
   const insert = db.insert(sharesTable).values(row);
   if (!replaces) {
@@ -67,9 +67,19 @@ export async function revokeShareRow(db: BinderyDb, id: string, now: number): Pr
   return rows.length > 0;
 }
 
+/** Marks a live share addressed to `granteeId` accepted; false when it is not (revoked, accepted already, someone else's). */
+export async function acceptShareRow(db: BinderyDb, id: string, granteeId: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(sharesTable)
+    .set({ acceptedAt: now })
+    .where(and(eq(sharesTable.id, id), eq(sharesTable.granteeId, granteeId), isNull(sharesTable.revokedAt), isNull(sharesTable.acceptedAt)))
+    .returning({ id: sharesTable.id });
+  return rows.length > 0;
+}
+
 const listSelect = sql`SELECT shares.id AS id, shares.target_type AS targetType, shares.target_id AS targetId, shares.grantee_id AS granteeId,
     shares.public AS public, shares.permission AS permission, shares.created_by AS createdBy, shares.created_at AS createdAt,
-    shares.revoked_at AS revokedAt, g.handle AS granteeHandle, c.handle AS creatorHandle,
+    shares.revoked_at AS revokedAt, shares.accepted_at AS acceptedAt, g.handle AS granteeHandle, c.handle AS creatorHandle,
     CASE shares.target_type
       WHEN 'space' THEN (SELECT '@' || slug FROM spaces WHERE id = shares.target_id)
       WHEN 'set' THEN (SELECT name FROM sets WHERE id = shares.target_id)
@@ -88,10 +98,10 @@ export async function getShare(db: BinderyDb, id: string): Promise<ShareListRow 
   return row ? mapRow(row) : undefined;
 }
 
-/** Live shares matching `where`, newest first, paged. */
-async function listWhere(db: BinderyDb, where: SQL, offset: number, limit: number) {
+/** Live shares matching `where`, newest first (or `first` before that), paged. */
+async function listWhere(db: BinderyDb, where: SQL, offset: number, limit: number, first: SQL = sql``) {
   const live = sql`shares.revoked_at IS NULL AND ${where}`;
-  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY shares.created_at DESC, shares.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY ${first}shares.created_at DESC, shares.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
   const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE ${live}`);
   return { rows: rows.map(mapRow), total: Number(total?.n ?? 0) };
 }
@@ -104,4 +114,11 @@ export function listSharesOfTarget(db: BinderyDb, type: ShareTargetType, targetI
 /** Live shares the user made or was given. */
 export function listSharesOfUser(db: BinderyDb, userId: string, offset: number, limit: number) {
   return listWhere(db, sql`(shares.created_by = ${userId} OR shares.grantee_id = ${userId})`, offset, limit);
+}
+
+/** Live shares addressed to the user, those waiting for an answer first; `pending` counts those. */
+export async function listSharesToUser(db: BinderyDb, userId: string, offset: number, limit: number) {
+  const listed = await listWhere(db, sql`shares.grantee_id = ${userId}`, offset, limit, sql`(shares.accepted_at IS NOT NULL), `);
+  const pending = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE revoked_at IS NULL AND accepted_at IS NULL AND grantee_id = ${userId}`);
+  return { ...listed, pending: Number(pending?.n ?? 0) };
 }
