@@ -14,7 +14,7 @@ export interface RunningHttp {
 
 /** Starts the HTTP server; `PORT=0` picks a free port (the URL says which). */
 export async function startHttp(env: Record<string, string | undefined> = process.env): Promise<RunningHttp> {
-  const { deps, config, database } = await openRuntime(env);
+  const { deps, config, database } = await openRuntime(env, { upkeep: true });
   const app = createHttpApp({ deps });
   // idleTimeout above the SDK's 15 s SSE keep-alive, so open GET streams are not cut.
   const elysia = new Elysia({ serve: { idleTimeout: 60 } }).mount(app.fetch).listen({ hostname: config.http.host, port: config.port });

@@ -14,8 +14,13 @@ export interface Runtime {
   config: BinderyConfig;
 }
 
-/** Opens (creating if needed) and migrates the configured database, then returns the core's deps. */
-export async function openRuntime(env: Record<string, string | undefined> = process.env): Promise<Runtime> {
+/**
+ * Opens (creating if needed) and migrates the configured database, then returns the core's deps.
+ * `upkeep` (servers and `bindery migrate`) also brings stored counts and help topics to this
+ * configuration; other commands leave them alone, so a CLI run with other settings beside a server
+ * rewrites nothing that server relies on.
+ */
+export async function openRuntime(env: Record<string, string | undefined> = process.env, opts: { upkeep?: boolean } = {}): Promise<Runtime> {
   const config = parseConfig(env);
   if (config.dbUrl.startsWith('file:') && !config.dbUrl.includes(':memory:')) {
     mkdirSync(dirname(config.dbUrl.slice('file:'.length)), { recursive: true });
@@ -24,9 +29,11 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
   await migrate(database.db);
   const log = stderrLogger((line) => process.stderr.write(`${line}\n`));
   const deps = { db: database.db, tokens: createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now() };
-  const recounted = await ensureCountsCurrent(deps);
-  if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);
-  await ensureHelpTopics(deps);
-  await ensureCommentCounts(deps);
+  if (opts.upkeep) {
+    const recounted = await ensureCountsCurrent(deps);
+    if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);
+    await ensureHelpTopics(deps);
+    await ensureCommentCounts(deps);
+  }
   return { deps, database, config };
 }

@@ -7,7 +7,7 @@ import { openRuntime } from './runtime';
 
 /** Serves MCP over this process's stdin/stdout as BINDERY_USER. */
 export async function runStdio(): Promise<void> {
-  const { deps, config } = await openRuntime();
+  const { deps, config } = await openRuntime(process.env, { upkeep: true });
   const caller = await ensureCaller(deps, config.user);
   const server = createBinderyServer(deps, { caller });
   // The SDK closes stdin past 10 MiB of one unread message, without an answer. Allow what the content

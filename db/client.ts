@@ -1,7 +1,7 @@
 import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { schema } from './schema/index';
-import { installStatementCache } from './statement-cache';
+import { EmbeddedClient } from './embedded-client';
 import type { BinderyDb } from './types';
 
 export interface DatabaseOptions {
@@ -16,11 +16,23 @@ export interface Database {
   close(): void;
 }
 
-/** Opens a libSQL database (embedded file, memory or remote Turso) wrapped in drizzle. */
+/**
+ * Opens a libSQL database wrapped in drizzle. Embedded files and `:memory:` use Bindery's own client
+ * (WAL, busy timeout and retries, a statement cache: see embedded-client.ts); remote URLs (Turso,
+ * `libsql://`, `https://`) use `@libsql/client`.
+ */
 export function createDatabase(options: DatabaseOptions): Database {
-  const url = options.url === ':memory:' ? 'file::memory:' : options.url;
-  if (url.startsWith('file:')) installStatementCache();
-  const client = createClient({ url, authToken: options.authToken });
+  const client: Client = embeddedPath(options.url) !== undefined ? new EmbeddedClient(embeddedPath(options.url)!) : createClient({ url: options.url, authToken: options.authToken });
   const db: BinderyDb = drizzle(client, { schema });
   return { db, client, close: () => client.close() };
+}
+
+/** The file path of an embedded URL (`:memory:` for memory), or undefined for a remote one. */
+export function embeddedPath(url: string): string | undefined {
+  if (url === ':memory:' || url === 'file::memory:') return ':memory:';
+  if (!url.startsWith('file:')) return undefined;
+  const rest = url.slice('file:'.length).replace(/[?#].*$/, '');
+  // file:///abs/path and file://localhost/abs/path name absolute paths; file:rel and file:/abs as written.
+  if (rest.startsWith('//')) return decodeURIComponent(rest.replace(/^\/\/(localhost)?/, ''));
+  return decodeURIComponent(rest);
 }

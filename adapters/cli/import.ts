@@ -1,43 +1,36 @@
 // `bindery import <dir>`: every .md file under <dir> becomes a binding in BINDERY_USER's personal space
 // (source "human"). Re-importing finds each binding by its relative path and adds a version only when
 // the file changed. Skipped files are named on stderr; the summary line goes to stdout.
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { importDocument } from '../../core/services/import';
+import { realpathSync, statSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import type { Caller } from '../../core/context';
+import { importDocument, type ImportOutcome } from '../../core/services/import';
 import { ensureCaller } from '../../core/services/prepare';
+import type { CoreDeps } from '../../core/services/bindings';
+import { markdownFiles, readListedFile, type ReadHooks } from './import-files';
 import { openRuntime } from '../runtime';
 
+export type ImportCounts = { created: number; updated: number; unchanged: number; skipped: number };
+
 /**
- * Markdown files under `root`, sorted; dot-folders and nested node_modules are not entered, symlinked
- * folders not followed. A symlinked file counts only when it resolves inside `root`: a directory from
- * elsewhere must not pull in `~/.ssh/id_rsa` by naming a link to it `notes.md`. Left-out links go to `onSkip`.
+ * Imports every Markdown file under `dir` for `caller`, telling `report` what became of each (links and
+ * unreadable files included, as skipped). Each file is read through `readListedFile`, never by path
+ * again after listing; `hooks` lets tests change the folder between the steps.
  */
-export function markdownFiles(root: string, onSkip?: (path: string, reason: string) => void): string[] {
-  const out: string[] = [];
-  const realRoot = realpathSync(root);
-  const inside = (path: string) => {
-    try {
-      const target = realpathSync(path);
-      return target.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
-    } catch {
-      return false;
-    }
+export async function importFolder(deps: CoreDeps, caller: Caller, dir: string, report: (sourcePath: string, outcome: ImportOutcome) => void, hooks?: ReadHooks): Promise<ImportCounts> {
+  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const rel = (path: string) => relative(dir, path).split(sep).join('/');
+  const done = (sourcePath: string, outcome: ImportOutcome) => {
+    counts[outcome.status]++;
+    report(sourcePath, outcome);
   };
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(path);
-      } else if (/\.md$/i.test(entry.name) && entry.isFile()) {
-        out.push(path);
-      } else if (/\.md$/i.test(entry.name) && entry.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isFile()) {
-        if (inside(path)) out.push(path);
-        else onSkip?.(path, 'a symlink to a file outside the imported folder');
-      }
-    }
-  };
-  walk(root);
-  return out.sort();
+  const realRoot = realpathSync(dir);
+  for (const path of markdownFiles(dir, (p, reason) => done(rel(p), { status: 'skipped', reason }))) {
+    const sourcePath = rel(path);
+    const read = readListedFile(dir, realRoot, path, deps.config.maxContentBytes, hooks);
+    done(sourcePath, 'skipped' in read ? { status: 'skipped', reason: read.skipped } : await importDocument(deps, caller, { sourcePath, bytes: read.bytes }));
+  }
+  return counts;
 }
 
 export async function main(args: string[]): Promise<number> {
@@ -52,18 +45,10 @@ export async function main(args: string[]): Promise<number> {
   }
   const { deps, database, config } = await openRuntime();
   const caller = await ensureCaller(deps, config.user);
-  const counts = { created: 0, updated: 0, unchanged: 0, skipped: 0 };
-  const files = markdownFiles(dir, (path, reason) => {
-    counts.skipped++;
-    console.error(`skipped ${relative(dir, path).split(sep).join('/')}: ${reason}`);
+  const counts = await importFolder(deps, caller, dir, (path, outcome) => {
+    if (outcome.status === 'skipped') console.error(`skipped ${path}: ${outcome.reason}`);
+    else for (const w of outcome.warnings) console.error(`${path}: ${w}`);
   });
-  for (const path of files) {
-    const sourcePath = relative(dir, path).split(sep).join('/');
-    const outcome = await importDocument(deps, caller, { sourcePath, bytes: readFileSync(path) });
-    counts[outcome.status]++;
-    if (outcome.status === 'skipped') console.error(`skipped ${sourcePath}: ${outcome.reason}`);
-    else for (const w of outcome.warnings) console.error(`${sourcePath}: ${w}`);
-  }
   console.log(`imported ${dir} into @${caller.handle}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
   database.close();
   return 0;

@@ -2,7 +2,7 @@
 import { openRuntime } from '../runtime';
 
 export async function main(): Promise<number> {
-  const { database, config } = await openRuntime();
+  const { database, config } = await openRuntime(process.env, { upkeep: true });
   console.log(`database ${config.dbUrl.replace(/\?.*$/, '')} is migrated and current`);
   database.close();
   return 0;

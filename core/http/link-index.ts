@@ -8,6 +8,7 @@ import type { BinderyDeps, Caller } from '../context';
 import { ANONYMOUS } from './auth';
 import { escapeHtml } from './markdown';
 import { linkScope, PAGE_CSP, pageNotFound } from './pages';
+import { freshCounts } from '../services/counts';
 
 /** At most this many bindings are listed; the page says how many more the link opens. */
 const MAX_LISTED = 200;
@@ -31,13 +32,13 @@ async function linkIndex(deps: BinderyDeps, reader: Caller, space: string, secre
     const row = await findSpace(deps.db, share.targetId);
     if (row?.slug !== space) return undefined;
     const { rows, total } = await listBindingRows(deps.db, { userId: reader.id, spaceId: row.id, links, offset: 0, limit: MAX_LISTED });
-    return { title: `${row.name} (@${row.slug})`, rows, total };
+    return { title: `${row.name} (@${row.slug})`, rows: await freshCounts(deps, rows), total };
   }
   if (share?.targetType === 'set') {
     const set = await readableSet(deps.db, reader.id, share.targetId);
     if (set?.spaceSlug !== space) return undefined;
     const items = (await setItemRows(deps.db, reader.id, set.id, links)).filter((i) => i.readable && !i.deleted);
-    return { title: set.name, rows: items.slice(0, MAX_LISTED).map((i) => i.row), total: items.length };
+    return { title: set.name, rows: await freshCounts(deps, items.slice(0, MAX_LISTED).map((i) => i.row)), total: items.length };
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ import type { BinderyDeps, Caller } from '../context';
 import { isLinkSecret, sha256Hex } from '../ids';
 import { ANONYMOUS } from './auth';
 import { escapeHtml, renderMarkdown } from './markdown';
+import { freshCounts } from '../services/counts';
 
 /** No script, frame, form or plugin may come from a page; inline styles only. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -67,6 +68,7 @@ export async function servePage(
   const links = await linkScope(secret);
   const row = id ? await readableBindingVersion(deps.db, reader.id, id, { withContent: true, links }) : undefined;
   if (!row || row.content === undefined) return pageNotFound(format);
+  await freshCounts(deps, [row]);
   // Shared caches may keep only what a public space shows to everyone: a page readable through a
   // public link must stop being served the moment the link is revoked, and its address is a secret.
   const publicSpace = !caller && links === 'none' && (await findSpace(deps.db, row.spaceId))?.visibility === 'public';

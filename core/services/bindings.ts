@@ -8,7 +8,7 @@ import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/s
 import { readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings';
 import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes';
 import { buildVersionRow, checkContentSize } from './write-version';
-import { renderKey } from './counts';
+import { freshCounts, renderKey } from './counts';
 
 /** What the binding services need; tools, REST and import all pass the same. */
 export interface CoreDeps {
@@ -98,6 +98,7 @@ export async function readBinding(deps: CoreDeps, caller: Caller, id: string, op
     }
     throw fail.notFound('binding', id);
   }
+  await freshCounts(deps, [row]);
   return row;
 }
 

@@ -2,8 +2,7 @@ import type { Caller, Provenance } from '../context';
 import { BinderyError, fail } from '../errors';
 import { newFence, newId } from '../ids';
 import type { TokenCounter } from '../tokens/counter';
-import { canComment, commentBodies, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments';
-import { getSetting, putSetting } from '../../db/store/settings';
+import { canComment, commentsCountedOtherwise, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments';
 import { readBinding, type CoreDeps } from './bindings';
 
 /** The comment body as a response shows it: trimmed, ending with one newline (its stored count is of this). */
@@ -44,7 +43,7 @@ export async function addComment(
       createdAt: deps.now(),
     });
     // Read back deleted or not: a delete right after must not turn a done write into an error.
-    if (written) return (await getComment(deps.db, id, false))!;
+    if (written) return (await freshCommentCounts(deps, [(await getComment(deps.db, id, false))!]))[0]!;
   }
   throw fail.conflict('id', `access to binding ${input.id} kept changing while the comment was written; nothing was written, retry`);
 }
@@ -52,6 +51,7 @@ export async function addComment(
 /** Deletes a comment: its author or the binding's space owner may; others who can read it are FORBIDDEN. */
 export async function deleteComment(deps: CoreDeps, caller: Caller, id: string): Promise<CommentListRow> {
   const comment = await getComment(deps.db, id);
+  if (comment) await freshCommentCounts(deps, [comment]);
   if (!comment) throw commentNotFound(id);
   let binding;
   try {
@@ -70,27 +70,38 @@ export async function deleteComment(deps: CoreDeps, caller: Caller, id: string):
 export function commentCountsKey(deps: Pick<CoreDeps, 'config'>): string {
   return `c${COMMENT_RENDER_REVISION}|${deps.config.tokenizer}`;
 }
+/**
+ * Comment rows with body counts for this process's tokenizer: a row counted by a process with another
+ * one is recounted in memory (never written back), as versions are (see counts.ts).
+ */
+export async function freshCommentCounts<T extends { body: string; fence: string; bodyTokenCount: number; countsKey: string }>(deps: Pick<CoreDeps, 'tokens' | 'config'>, rows: T[]): Promise<T[]> {
+  const key = commentCountsKey(deps);
+  const stale = rows.filter((r) => r.countsKey !== key);
+  if (stale.length === 0) return rows;
+  await deps.tokens.load();
+  for (const r of stale) Object.assign(r, { bodyTokenCount: deps.tokens.count(commentBodyBlock(r.body)), countsKey: key });
+  return rows;
+}
+
 /** Bump when commentBodyBlock changes. */
 export const COMMENT_RENDER_REVISION = 1;
 
 /**
- * Recounts stored comment tokens when the tokenizer changed since they were counted (here, once, at
- * start-up, never on reads). Returns how many comments were recounted.
+ * Recounts stored comment tokens counted for another tokenizer or rendering (servers at start-up and
+ * `bindery migrate`; reads recount stale rows in memory meanwhile). Returns how many were recounted.
  */
 export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
-  const key = deps.config.tokenizer;
-  const stored = await getSetting(deps.db, 'comment_count_key');
-  if (stored === key) return 0;
+  const key = commentCountsKey(deps);
   let done = 0;
-  for (let offset = 0; ; offset += 200) {
-    const rows = await commentBodies(deps.db, offset, 200);
+  for (let after = ''; ; ) {
+    const rows = await commentsCountedOtherwise(deps.db, key, after, 200);
     if (rows.length === 0) break;
+    after = rows[rows.length - 1]!.id;
     // Loaded only when there is something to recount: a database without comments never needs it.
     await deps.tokens.load();
-    await setCommentCounts(deps.db, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body)) })));
+    await setCommentCounts(deps.db, key, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body)) })));
     done += rows.length;
   }
-  await putSetting(deps.db, 'comment_count_key', key);
   return done;
 }
 

@@ -1,7 +1,96 @@
 import type { BinderyConfig } from '../config';
-import { RENDER_REVISION } from '../budget/tier';
+import type { TokenCounter } from '../tokens/counter';
+import { countBlocks, RENDER_REVISION, renderHead, type BlockCounts, type VersionFacts } from '../budget/tier';
+import { contentsByVersionId } from '../../db/store/contents';
+import type { BinderyDb } from '../../db/types';
 
 /** What stored block counts depend on: the render revision, the tokenizer and the public URL. */
 export function renderKey(deps: { config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'> }): string {
   return `r${RENDER_REVISION}|${deps.config.tokenizer}|${deps.config.publicUrl}`;
+}
+
+/** The counted facts of a version as rows carry them (every store read selects these). */
+export type CountedRow = Omit<VersionFacts, 'bindingId'> &
+  BlockCounts & { bindingId: string; versionId: string; countsKey: string; content?: string };
+
+interface RecountDeps {
+  db: BinderyDb;
+  tokens: TokenCounter;
+  config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'>;
+}
+
+type Counts = Pick<CountedRow, 'contentTokenCount' | 'summaryTokenCount' | 'headBlockTokens' | 'previewBlockTokens' | 'contentBlockTokens' | 'headCut'>;
+
+/**
+ * Makes every row's counts describe the text this process renders. A row carries the key its counts
+ * were made for; a row written (or last recounted) by a process with another tokenizer, public URL or
+ * render revision is recounted here, in memory, and never written back: reads stay read-only, and no
+ * process ever rewrites counts another relies on. Each row's counts are replaced whole, so a row is
+ * either trusted as stored or recounted — never a mixture. Rows are changed in place and returned.
+ */
+export async function freshCounts<T extends CountedRow>(deps: RecountDeps, rows: T[]): Promise<T[]> {
+  const key = renderKey(deps);
+  const stale = rows.filter((r) => r.countsKey !== key);
+  if (stale.length === 0) return rows;
+  const memo = memoFor(deps.db, key);
+  const missing = stale.filter((r) => !memo.has(memoKey(r)));
+  if (missing.length > 0) {
+    await deps.tokens.load();
+    // Only the URL differs: the head block alone shows it, so only it is recounted, from stored facts.
+    const full = missing.filter((r) => !sameButUrl(r.countsKey, key));
+    for (const r of missing) if (sameButUrl(r.countsKey, key)) remember(memo, memoKey(r), { ...r, headBlockTokens: deps.tokens.count(renderHead(r, deps.config.publicUrl)) });
+    const contents = await contentsByVersionId(deps.db, full.filter((r) => r.content === undefined).map((r) => r.versionId));
+    for (const r of full) {
+      const content = r.content ?? contents.get(r.versionId);
+      if (content === undefined) continue; // vanished meanwhile: the caller's row is about to be dropped anyway
+      remember(memo, memoKey(r), recount(deps, r, content));
+    }
+  }
+  for (const r of stale) {
+    const counts = memo.get(memoKey(r));
+    if (counts) Object.assign(r, pickCounts(counts), { countsKey: key });
+  }
+  return rows;
+}
+
+/** True when two render keys differ in the public URL alone (the URL is last and may hold "|"). */
+export function sameButUrl(a: string, b: string): boolean {
+  const head = (k: string) => k.split('|').slice(0, 2).join('|');
+  return a !== '' && head(a) === head(b);
+}
+
+function pickCounts(c: Counts): Counts {
+  const { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, headCut } = c;
+  return { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, headCut };
+}
+
+/** Versions are immutable and slugs never change; the slugs are in the key all the same, as the head shows them. */
+function memoKey(r: CountedRow): string {
+  return `${r.versionId}|${r.spaceSlug}|${r.bindingSlug}`;
+}
+
+/** The counts of one version for this configuration, from its text. */
+export function recount(deps: Omit<RecountDeps, 'db'>, v: Omit<VersionFacts, 'contentTokenCount' | 'summaryTokenCount'> & { bindingId: string }, content: string): Counts {
+  const contentTokenCount = deps.tokens.count(content);
+  const summaryTokenCount = deps.tokens.count(v.summary);
+  const facts: VersionFacts = { ...v, contentTokenCount, summaryTokenCount };
+  return { contentTokenCount, summaryTokenCount, ...countBlocks(facts, content, deps.config.publicUrl, deps.tokens) };
+}
+
+/** Recounted rows kept per database handle and key, so a server beside another configuration recounts each version once. */
+const memos = new WeakMap<object, Map<string, Map<string, Counts>>>();
+const MEMO_LIMIT = 20_000;
+
+function memoFor(db: object, key: string): Map<string, Counts> {
+  let byKey = memos.get(db);
+  if (!byKey) memos.set(db, (byKey = new Map()));
+  let memo = byKey.get(key);
+  if (!memo) byKey.set(key, (memo = new Map()));
+  return memo;
+}
+
+function remember(memo: Map<string, Counts>, id: string, counts: Counts): void {
+  // Versions are immutable, so an entry never goes stale; the oldest leave first past the limit.
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value!);
+  memo.set(id, pickCounts(counts));
 }

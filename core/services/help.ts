@@ -53,6 +53,18 @@ export async function ensureHelpTopics(deps: CoreDeps): Promise<number> {
   return writes.length + remove.length;
 }
 
+/**
+ * Topics with token counts for this process's tokenizer: a topic counted by a process with another
+ * one (a seed or `bindery help set` run beside a server) is recounted in memory, never written back.
+ */
+export async function freshHelpCounts<T extends { body: string; tokenCount: number; countsKey: string }>(deps: Pick<CoreDeps, 'tokens' | 'config'>, rows: T[]): Promise<T[]> {
+  const stale = rows.filter((r) => r.countsKey !== deps.config.tokenizer);
+  if (stale.length === 0) return rows;
+  await deps.tokens.load();
+  for (const r of stale) Object.assign(r, { tokenCount: deps.tokens.count(r.body), countsKey: deps.config.tokenizer });
+  return rows;
+}
+
 const seeded = new WeakMap<BinderyDb, Promise<number>>();
 
 /** `ensureHelpTopics` once per database handle, for runtimes whose start-up does not seed (edge). */

@@ -1,9 +1,8 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, ne, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index';
-import { getSetting, putSetting } from '../../db/store/settings';
 import { ensureUser } from '../../db/store/users';
-import { countBlocks, renderHead } from '../budget/tier';
-import { renderKey } from './counts';
+import { recount, renderKey, sameButUrl } from './counts';
+import { renderHead } from '../budget/tier';
 import type { Caller } from '../context';
 import { newId, slugify } from '../ids';
 import type { CoreDeps } from './bindings';
@@ -11,52 +10,39 @@ import { ensureCommentCounts } from './comments';
 
 
 /**
- * Makes stored token counts match this configuration: when the tokenizer, the public URL or the
- * rendering changed since they were computed, every version is recounted once (here, not on reads).
- * When only the URL changed, only the head blocks (the one block that shows it) are recounted, and no
- * content is read. Returns how many versions were recounted.
+ * Brings stored counts to this process's configuration: every version whose row was counted for
+ * another key (tokenizer, public URL, render revision) is recounted and written with this key. Run
+ * by servers at start-up and by `bindery migrate`, never by other commands. It is only an
+ * optimisation: reads trust a row only when its key matches theirs (freshCounts), so a server beside
+ * a process with other settings stays exact either way. Returns how many versions were recounted.
  */
 export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
   const key = renderKey(deps);
-  const stored = await getSetting(deps.db, 'render_key');
-  if (stored === key) return 0;
-  const headsOnly = stored !== undefined && withoutUrl(stored) === withoutUrl(key);
-  const { content: _content, ...metaColumns } = getTableColumns(versionsTable);
   let done = 0;
-  for (let offset = 0; ; offset += 200) {
+  for (let after = ''; ; ) {
     const rows = (await deps.db
-      .select({ v: headsOnly ? metaColumns : getTableColumns(versionsTable), spaceSlug: spacesTable.slug, bindingSlug: bindingsTable.slug })
+      .select({ v: getTableColumns(versionsTable), spaceSlug: spacesTable.slug, bindingSlug: bindingsTable.slug })
       .from(versionsTable)
       .innerJoin(bindingsTable, eq(bindingsTable.id, versionsTable.bindingId))
       .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
+      .where(and(ne(versionsTable.countsKey, key), gt(versionsTable.id, after)))
       .orderBy(versionsTable.id)
-      .limit(200)
-      .offset(offset)
+      .limit(100)
       .all()) as { v: typeof versionsTable.$inferSelect; spaceSlug: string; bindingSlug: string }[];
     if (rows.length === 0) break;
+    after = rows[rows.length - 1]!.v.id;
     // Loaded only when there is something to recount: a fresh database starts without it.
     await deps.tokens.load();
     const updates = rows.map(({ v, spaceSlug, bindingSlug }) => {
-      if (headsOnly) {
-        const headBlockTokens = deps.tokens.count(renderHead({ ...v, spaceSlug, bindingSlug }, deps.config.publicUrl));
-        return deps.db.update(versionsTable).set({ headBlockTokens }).where(eq(versionsTable.id, v.id));
-      }
-      const contentTokenCount = deps.tokens.count(v.content);
-      const summaryTokenCount = deps.tokens.count(v.summary);
-      const facts = { ...v, bindingId: v.bindingId, spaceSlug, bindingSlug, contentTokenCount, summaryTokenCount };
-      const blocks = countBlocks(facts, v.content, deps.config.publicUrl, deps.tokens);
-      return deps.db.update(versionsTable).set({ contentTokenCount, summaryTokenCount, ...blocks }).where(eq(versionsTable.id, v.id));
+      const facts = { ...v, spaceSlug, bindingSlug };
+      const counts = sameButUrl(v.countsKey, key) ? { headBlockTokens: deps.tokens.count(renderHead(facts, deps.config.publicUrl)) } : recount(deps, facts, v.content);
+      // Guarded by the id alone: versions are immutable, so the counts are right whatever key the row has now.
+      return deps.db.update(versionsTable).set({ ...counts, countsKey: key }).where(eq(versionsTable.id, v.id));
     });
     await deps.db.batch(updates as unknown as Parameters<typeof deps.db.batch>[0]);
     done += rows.length;
   }
-  await putSetting(deps.db, 'render_key', key);
   return done;
-}
-
-/** The render key without its URL (the URL is last and may itself hold "|"). */
-function withoutUrl(key: string): string {
-  return key.split('|').slice(0, 2).join('|');
 }
 
 const checked = new WeakMap<object, Map<string, Promise<void>>>();

@@ -15,6 +15,7 @@ import {
 } from '../../db/store/sets';
 import { resolveWritableSpace, type CoreDeps } from './bindings';
 import { applyItemEdits, type ItemEdits } from './set-edits';
+import { freshCounts } from './counts';
 
 /** A set holds at most this many items: enough for any curated context, small enough to pack in one call. */
 export const MAX_SET_ITEMS = 500;
@@ -68,6 +69,7 @@ export interface SetContents {
  */
 export async function setContents(deps: CoreDeps, caller: Caller, set: SetWithSpace): Promise<SetContents> {
   const all = await setItemRows(deps.db, caller.id, set.id);
+  await freshCounts(deps, all.filter((i) => i.readable).map((i) => i.row));
   const owner = set.spaceOwnerId === caller.id;
   const items: SetEntry[] = [];
   const skipped: SkippedEntry[] = [];

@@ -2,7 +2,7 @@ import type { Caller } from '../context';
 import { BinderyError, fail } from '../errors';
 import { newId, newLinkSecret, sha256Hex } from '../ids';
 import { findUserByHandle } from '../../db/store/users';
-import { findLiveShare, getShare, putShare, revokeShareRow, setShareLinkHash, type ShareListRow, type ShareTargetType } from '../../db/store/shares';
+import { acceptShareRow, findLiveShare, getShare, putShare, revokeShareRow, setShareLinkHash, type ShareListRow, type ShareTargetType } from '../../db/store/shares';
 import { readBinding, resolveSpace, type CoreDeps } from './bindings';
 import { readSet } from './sets';
 
@@ -62,8 +62,10 @@ export interface CreateShareResult {
 const SHARE_ATTEMPTS = 8;
 
 /**
- * Shares a target the caller owns with one user (by handle) or with anyone who has the link. An
- * identical live share is returned as is; one with another permission is replaced in one batch.
+ * Shares a target the caller owns with one user (by handle) or with anyone who has the link. A new
+ * user share is pending: the grantee reaches it by naming it, and it enters their default searches and
+ * lists once they accept it. An identical live share is returned as is; one with another permission is
+ * replaced in one batch and keeps its acceptance (only the permission changed, not the invitation).
  * A new public link gets a random secret whose SHA-256 alone is stored; replacing a link's permission
  * keeps its secret, so the addresses already handed out keep working with the new permission.
  */
@@ -102,7 +104,18 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
   const id = newId('shr');
   const written = await putShare(
     deps.db,
-    { id, targetType: target.type, targetId: target.id, granteeId, public: !granteeId, permission: input.permission, createdBy: caller.id, createdAt: deps.now(), linkHash },
+    {
+      id,
+      targetType: target.type,
+      targetId: target.id,
+      granteeId,
+      public: !granteeId,
+      permission: input.permission,
+      createdBy: caller.id,
+      createdAt: deps.now(),
+      linkHash,
+      acceptedAt: existing?.acceptedAt ?? null,
+    },
     existing?.id,
   );
   if (!written) {
@@ -115,19 +128,50 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
 }
 
 /**
- * Revokes a share the caller made or whose target it owns; it stops granting access on the next
- * call. A share the caller cannot see is NOT_FOUND; revoking twice is a CONFLICT.
+ * A share as the caller may see it: its creator, its target's owner or its grantee. Any other caller
+ * gets exactly the NOT_FOUND of a missing share, naming `field`.
+ */
+async function visibleShare(deps: CoreDeps, caller: Caller, id: string, field: string): Promise<ShareListRow> {
+  const share = await getShare(deps.db, id);
+  const visible = !!share && (share.createdBy === caller.id || share.granteeId === caller.id || (await targetOwnedBy(deps, caller, share)));
+  if (!visible) throw new BinderyError('NOT_FOUND', fail.notFound('share', id, field).message, field, 'list_shares shows the shares you made or were given.');
+  return share;
+}
+
+/**
+ * Revokes a share the caller made or whose target it owns, or declines one addressed to the caller;
+ * either way it stops granting access on the next call. A share the caller cannot see is NOT_FOUND;
+ * revoking twice is a CONFLICT.
  */
 export async function revokeShare(deps: CoreDeps, caller: Caller, id: string): Promise<ShareListRow> {
-  const share = await getShare(deps.db, id);
-  const ownsTarget = share ? await targetOwnedBy(deps, caller, share) : false;
-  const mayRevoke = !!share && (share.createdBy === caller.id || ownsTarget);
-  if (!share || (!mayRevoke && share.granteeId !== caller.id)) throw new BinderyError('NOT_FOUND', fail.notFound('share', id).message, 'id', 'list_shares shows the shares you made or were given.');
-  if (!mayRevoke) throw fail.forbidden(`share ${id} was given to you; only its owner can revoke it`);
+  const share = await visibleShare(deps, caller, id, 'id');
   if (share.revokedAt !== null || !(await revokeShareRow(deps.db, id, deps.now()))) {
     throw new BinderyError('CONFLICT', `id: share ${id} is already revoked; nothing changed`, 'id', 'Nothing to do: that access has already ended. list_shares shows the live shares.');
   }
   return (await getShare(deps.db, id))!;
+}
+
+/**
+ * Accepts a user share addressed to the caller: what it covers joins the caller's default searches
+ * and lists. Accepting twice changes nothing (`changed: false`); a revoked share is a CONFLICT.
+ */
+export async function acceptShare(deps: CoreDeps, caller: Caller, id: string): Promise<{ share: ShareListRow; changed: boolean }> {
+  const share = await visibleShare(deps, caller, id, 'accept');
+  if (share.granteeId !== caller.id) {
+    const why = share.public ? 'is a public link, which needs no acceptance' : `is addressed to @${share.granteeHandle}; only they can accept it`;
+    throw fail.forbidden(`accept: share ${id} ${why}`);
+  }
+  const revoked = () =>
+    new BinderyError('CONFLICT', `accept: share ${id} was revoked; there is nothing to accept`, 'accept', 'list_shares {incoming: true} shows the live shares given to you.');
+  if (share.revokedAt !== null) throw revoked();
+  if (share.acceptedAt !== null) return { share, changed: false };
+  const changed = await acceptShareRow(deps.db, id, caller.id, deps.now());
+  // Losing the update means a concurrent accept or revoke landed first: report which. A revoke
+  // landing after this accept (a permission change replacing the share carries the acceptance
+  // over) does not undo it, so a done accept is never answered as an error.
+  const fresh = (await getShare(deps.db, id))!;
+  if (!changed && fresh.revokedAt !== null) throw revoked();
+  return { share: fresh, changed };
 }
 
 async function targetOwnedBy(deps: CoreDeps, caller: Caller, share: ShareListRow): Promise<boolean> {

@@ -7,6 +7,7 @@ import { fail } from '../errors';
 import { line, type Piece } from '../tokens/doc';
 import { paginate } from '../cursor';
 import { bindingAt, type BindingView } from './views';
+import { freshCounts } from '../services/counts';
 
 export interface PackedItem {
   id: string;
@@ -93,6 +94,7 @@ function counted(pieces: readonly Piece[], ctx: ToolContext): Piece[] {
  * most the budget, counted exactly; only framing lines are tokenized, never stored content.
  */
 export async function packListing(req: ListingRequest, ctx: ToolContext): Promise<PackedListing> {
+  await freshCounts(ctx, req.rows);
   const header = counted(req.header, ctx);
   const trailer = counted(req.trailer ?? [], ctx);
   const budgeted = req.maxTokens !== undefined;

@@ -13,10 +13,11 @@ export type LinkScope = 'any' | 'none' | { linkHash: string };
 /**
  * A live share that reaches this binding: on the binding, on its space, or on a live set holding it.
  * A set share covers only the items its owner owns: sharing a set never re-shares what was shared
- * with its owner. `links` says which public-link shares count; `comment` narrows to comment shares.
- * Expects `bindings` and `spaces` in scope under those table names.
+ * with its owner. `links` says which public-link shares count; `comment` narrows to comment shares;
+ * `accepted` to user shares their grantee accepted. Expects `bindings` and `spaces` in scope under
+ * those table names.
  */
-function shareReachesSql(userId: UserRef, opts: { links: LinkScope; comment?: boolean }): SQL {
+function shareReachesSql(userId: UserRef, opts: { links: LinkScope; comment?: boolean; accepted?: boolean }): SQL {
   const { links } = opts;
   const grantee =
     links === 'none'
@@ -25,8 +26,9 @@ function shareReachesSql(userId: UserRef, opts: { links: LinkScope; comment?: bo
         ? sql`(s.grantee_id = ${userId} OR s.public = 1)`
         : sql`(s.grantee_id = ${userId} OR (s.public = 1 AND s.link_hash = ${links.linkHash}))`;
   const permission = opts.comment ? sql` AND s.permission = 'comment'` : sql``;
+  const accepted = opts.accepted ? sql` AND s.accepted_at IS NOT NULL` : sql``;
   return sql`EXISTS (
-    SELECT 1 FROM shares s WHERE s.revoked_at IS NULL${permission} AND ${grantee} AND (
+    SELECT 1 FROM shares s WHERE s.revoked_at IS NULL${permission}${accepted} AND ${grantee} AND (
       (s.target_type = 'space' AND s.target_id = spaces.id)
       OR (s.target_type = 'binding' AND s.target_id = bindings.id)
       OR (s.target_type = 'set' AND s.target_id IN (
@@ -44,10 +46,11 @@ export function canReadBindingSql(userId: UserRef, links: LinkScope = 'any'): SQ
 
 /**
  * What a search or list covers when no space is named: spaces the caller owns and what was shared
- * with the caller by name. Public spaces and public links are readable but are not searched uninvited.
+ * with the caller by name and accepted. Public spaces, public links and shares not yet accepted are
+ * readable when named but are not searched uninvited: nobody can push content into another's searches.
  */
 export function defaultScopeSql(userId: string): SQL {
-  return sql`(spaces.owner_id = ${userId} OR ${shareReachesSql(userId, { links: 'none' })})`;
+  return sql`(spaces.owner_id = ${userId} OR ${shareReachesSql(userId, { links: 'none', accepted: true })})`;
 }
 
 /** Who may comment: the space owner and holders of a live `comment` share (user or public link). */

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { commentsTable } from '../schema/index';
 import type { BinderyDb } from '../types';
 import { canCommentBindingSql } from './access';
@@ -56,15 +56,21 @@ export async function softDeleteComment(db: BinderyDb, id: string, now: number):
   return rows.length > 0;
 }
 
-/** Comment bodies in id order, for recounting. */
-export async function commentBodies(db: BinderyDb, offset: number, limit: number) {
-  return db.select({ id: commentsTable.id, body: commentsTable.body }).from(commentsTable).orderBy(commentsTable.id).limit(limit).offset(offset).all();
+/** Comments counted for another key than `key`, in id order after `after`, for recounting. */
+export async function commentsCountedOtherwise(db: BinderyDb, key: string, after: string, limit: number) {
+  return db
+    .select({ id: commentsTable.id, body: commentsTable.body, fence: commentsTable.fence })
+    .from(commentsTable)
+    .where(and(ne(commentsTable.countsKey, key), gt(commentsTable.id, after)))
+    .orderBy(commentsTable.id)
+    .limit(limit)
+    .all();
 }
 
 /** Stores recounted body tokens in one batch. */
-export async function setCommentCounts(db: BinderyDb, counts: { id: string; tokens: number }[]): Promise<void> {
+export async function setCommentCounts(db: BinderyDb, key: string, counts: { id: string; tokens: number }[]): Promise<void> {
   if (counts.length === 0) return;
   await db.batch(
-    counts.map((c) => db.update(commentsTable).set({ bodyTokenCount: c.tokens }).where(eq(commentsTable.id, c.id))) as unknown as Parameters<BinderyDb['batch']>[0],
+    counts.map((c) => db.update(commentsTable).set({ bodyTokenCount: c.tokens, countsKey: key }).where(eq(commentsTable.id, c.id))) as unknown as Parameters<BinderyDb['batch']>[0],
   );
 }

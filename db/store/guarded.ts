@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { BinderyDb } from '../types';
 
@@ -14,13 +14,14 @@ export function rowsAffected(result: unknown): number {
 /**
  * `INSERT INTO table (…) SELECT … WHERE guard`: the row is written only when `guard` holds at that
  * moment. Columns left undefined in `row` take their defaults; values go through the columns'
- * own encoders (JSON, booleans), exactly as `db.insert(table).values(row)` would send them.
+ * own encoders (JSON, booleans), exactly as `db.insert(table).values(row)` would send them, and a
+ * value given as SQL (a subquery) is evaluated by the same statement.
  */
 export function insertWhere<T extends SQLiteTable>(db: BinderyDb, table: T, row: T['$inferInsert'], guard: SQL) {
   const columns = getTableColumns(table) as Record<string, { name: string; mapToDriverValue(value: unknown): unknown }>;
   const entries = Object.entries(row as Record<string, unknown>).filter(([key, value]) => value !== undefined && key in columns);
   const names = sql.join(entries.map(([key]) => sql.identifier(columns[key]!.name)), sql`, `);
-  const values = sql.join(entries.map(([key, value]) => sql.param(value, columns[key] as never)), sql`, `);
+  const values = sql.join(entries.map(([key, value]) => (value instanceof SQL ? value : sql.param(value, columns[key] as never))), sql`, `);
   return db.run(sql`INSERT INTO ${table} (${names}) SELECT ${values} WHERE ${guard}`);
 }
 

@@ -9,10 +9,10 @@ export async function getHelpTopic(db: BinderyDb, topic: string): Promise<HelpTo
   return db.select().from(helpTopicsTable).where(eq(helpTopicsTable.topic, topic)).get();
 }
 
-/** Every topic's name, title, cost and origin (no bodies), by name. */
+/** Every topic (a handful, each bounded by the response cap), by name. */
 export async function listHelpTopics(db: BinderyDb) {
   return db
-    .select({ topic: helpTopicsTable.topic, title: helpTopicsTable.title, tokenCount: helpTopicsTable.tokenCount, origin: helpTopicsTable.origin })
+    .select({ topic: helpTopicsTable.topic, title: helpTopicsTable.title, tokenCount: helpTopicsTable.tokenCount, origin: helpTopicsTable.origin, body: helpTopicsTable.body, countsKey: helpTopicsTable.countsKey })
     .from(helpTopicsTable)
     .orderBy(asc(helpTopicsTable.topic))
     .all();

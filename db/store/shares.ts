@@ -39,8 +39,8 @@ function targetOwnedSql(type: ShareTargetType, targetId: string, ownerId: string
 }
 
 /**
- * Writes a share, revoking in the same batch the live share it replaces (other permission). The
- * insert checks as it writes that its target is live and owned by its creator, that the share it
+ * Writes a share, revoking in the same batch the live share it replaces (other permission; the row
+ * carries over its acceptance). The insert checks as it writes that its target is live and owned by its creator, that the share it
  * replaces is still live, and that no other live share gives this target to this grantee; the
  * revoke follows only if the insert happened. Returns false, having written nothing, when a check
  * failed (a racing call shared it first, or the target went away).
@@ -51,8 +51,9 @@ export async function putShare(db: BinderyDb, row: typeof sharesTable.$inferInse
     AND NOT EXISTS (SELECT 1 FROM shares o WHERE o.target_type = ${row.targetType} AND o.target_id = ${row.targetId}
       AND o.revoked_at IS NULL AND ${grantee}${replaces ? sql` AND o.id <> ${replaces}` : sql``})
     ${replaces ? sql`AND EXISTS (SELECT 1 FROM shares r WHERE r.id = ${replaces} AND r.revoked_at IS NULL)` : sql``}`;
-  const insert = insertWhere(db, sharesTable, row, guard);
-  if (!replaces) return rowsAffected(await insert) === 1;
+  if (!replaces) return rowsAffected(await insertWhere(db, sharesTable, row, guard)) === 1;
+  // Acceptance is copied by the insert itself: one the grantee gave after the caller read the old row still carries over.
+  const insert = insertWhere(db, sharesTable, { ...row, acceptedAt: sql`(SELECT accepted_at FROM shares WHERE id = ${replaces})` as never }, guard);
   const written = sql`EXISTS (SELECT 1 FROM shares n WHERE n.id = ${row.id})`;
   const [inserted] = await db.batch([
     insert,
@@ -90,9 +91,19 @@ export async function revokeShareRow(db: BinderyDb, id: string, now: number): Pr
   return rows.length > 0;
 }
 
+/** Marks a live share addressed to `granteeId` accepted; false when it is not (revoked, accepted already, someone else's). */
+export async function acceptShareRow(db: BinderyDb, id: string, granteeId: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(sharesTable)
+    .set({ acceptedAt: now })
+    .where(and(eq(sharesTable.id, id), eq(sharesTable.granteeId, granteeId), isNull(sharesTable.revokedAt), isNull(sharesTable.acceptedAt)))
+    .returning({ id: sharesTable.id });
+  return rows.length > 0;
+}
+
 const listSelect = sql`SELECT shares.id AS id, shares.target_type AS targetType, shares.target_id AS targetId, shares.grantee_id AS granteeId,
     shares.public AS public, shares.permission AS permission, shares.created_by AS createdBy, shares.created_at AS createdAt,
-    shares.revoked_at AS revokedAt, g.handle AS granteeHandle, c.handle AS creatorHandle,
+    shares.revoked_at AS revokedAt, shares.accepted_at AS acceptedAt, g.handle AS granteeHandle, c.handle AS creatorHandle,
     CASE shares.target_type
       WHEN 'space' THEN (SELECT '@' || slug FROM spaces WHERE id = shares.target_id)
       WHEN 'set' THEN (SELECT name FROM sets WHERE id = shares.target_id)
@@ -111,10 +122,10 @@ export async function getShare(db: BinderyDb, id: string): Promise<ShareListRow 
   return row ? mapRow(row) : undefined;
 }
 
-/** Live shares matching `where`, newest first, paged. */
-async function listWhere(db: BinderyDb, where: SQL, offset: number, limit: number) {
+/** Live shares matching `where`, newest first (or `first` before that), paged. */
+async function listWhere(db: BinderyDb, where: SQL, offset: number, limit: number, first: SQL = sql``) {
   const live = sql`shares.revoked_at IS NULL AND ${where}`;
-  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY shares.created_at DESC, shares.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY ${first}shares.created_at DESC, shares.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
   const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE ${live}`);
   return { rows: rows.map(mapRow), total: Number(total?.n ?? 0) };
 }
@@ -127,4 +138,11 @@ export function listSharesOfTarget(db: BinderyDb, type: ShareTargetType, targetI
 /** Live shares the user made or was given. */
 export function listSharesOfUser(db: BinderyDb, userId: string, offset: number, limit: number) {
   return listWhere(db, sql`(shares.created_by = ${userId} OR shares.grantee_id = ${userId})`, offset, limit);
+}
+
+/** Live shares addressed to the user, those waiting for an answer first; `pending` counts those. */
+export async function listSharesToUser(db: BinderyDb, userId: string, offset: number, limit: number) {
+  const listed = await listWhere(db, sql`shares.grantee_id = ${userId}`, offset, limit, sql`(shares.accepted_at IS NOT NULL), `);
+  const pending = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE revoked_at IS NULL AND accepted_at IS NULL AND grantee_id = ${userId}`);
+  return { ...listed, pending: Number(pending?.n ?? 0) };
 }

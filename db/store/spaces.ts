@@ -20,9 +20,9 @@ export interface SpaceListRow extends SpaceRow {
   access: 'owner' | 'read' | 'comment';
 }
 
-/** Spaces the user owns or that were shared with the user by name, own first, then by slug. */
+/** Spaces the user owns or that were shared with the user by name and accepted, own first, then by slug. */
 export async function listSpaceRows(db: BinderyDb, userId: string, offset: number, limit: number): Promise<{ rows: SpaceListRow[]; total: number }> {
-  const shared = sql`SELECT CASE WHEN sum(s.permission = 'comment') > 0 THEN 'comment' WHEN count(*) > 0 THEN 'read' END FROM shares s WHERE s.revoked_at IS NULL AND s.grantee_id = ${userId} AND s.target_type = 'space' AND s.target_id = spaces.id`;
+  const shared = sql`SELECT CASE WHEN sum(s.permission = 'comment') > 0 THEN 'comment' WHEN count(*) > 0 THEN 'read' END FROM shares s WHERE s.revoked_at IS NULL AND s.accepted_at IS NOT NULL AND s.grantee_id = ${userId} AND s.target_type = 'space' AND s.target_id = spaces.id`;
   const where = sql`(spaces.owner_id = ${userId} OR (${shared}) IS NOT NULL)`;
   const rows = await db.all<Record<string, unknown>>(sql`SELECT spaces.id AS id, spaces.slug AS slug, spaces.name AS name, spaces.visibility AS visibility,
       spaces.owner_id AS ownerId, spaces.personal AS personal, spaces.created_at AS createdAt, users.handle AS ownerHandle,

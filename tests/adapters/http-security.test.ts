@@ -99,6 +99,8 @@ beforeAll(async () => {
       createdBy: bob.id,
       createdAt: now,
       revokedAt: opts.revoked ? now : null,
+      // Accepted, so the set share enters alice's default /api/sets listing (acceptance: share-acceptance.test.ts).
+      acceptedAt: opts.grantee ? now : null,
     });
   await share('shr_link000000000000', 'binding', ids.linked!, { secret: linkSecret });
   await share('shr_unlk000000000000', 'binding', ids.unlinked!, { secret: revokedLinkSecret, revoked: true });

@@ -9,8 +9,8 @@ import { sql } from 'drizzle-orm';
 import { createDatabase } from '../../db/index';
 import { createBinderyServer, createTiktokenCounter, parseConfig } from '../../core/index';
 import { countVersions, ensureCaller } from '../../core/services/prepare';
-import { cutAtWord, decodeUtf8, importDocument, parseMarkdownDoc } from '../../core/services/import';
-import { markdownFiles } from '../../adapters/cli/import';
+import { cutAtWord, decodeUtf8, parseMarkdownDoc, type ImportOutcome } from '../../core/services/import';
+import { importFolder } from '../../adapters/cli/import';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createTestWorld, ok, type TestWorld } from '../helpers';
@@ -127,11 +127,8 @@ describe('import of real READMEs (in-process)', () => {
 
   async function importAll() {
     const caller = await ensureCaller(deps(), 'importer');
-    const outcomes = [];
-    for (const path of markdownFiles(dir)) {
-      const sourcePath = path.slice(dir.length + 1);
-      outcomes.push({ sourcePath, ...(await importDocument(deps(), caller, { sourcePath, bytes: readFileSync(path) })) });
-    }
+    const outcomes: ({ sourcePath: string } & ImportOutcome)[] = [];
+    await importFolder(deps(), caller, dir, (sourcePath, outcome) => outcomes.push({ sourcePath, ...outcome }));
     return outcomes;
   }
 

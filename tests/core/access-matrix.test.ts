@@ -107,10 +107,12 @@ describe('a second user cannot read, find or learn of a private binding through 
       await sameAsMissing(mallory, 'create_share', { target: secret, user: 'mallory2', permission: 'read' }, secret, MISSING.bnd);
       await sameAsMissing(mallory, 'create_share', { target: secretSet, public: true, permission: 'read' }, secretSet, MISSING.set);
       await sameAsMissing(mallory, 'create_share', { target: '@alice', public: true, permission: 'comment' }, '@alice', '@nosuchspace');
+      await sameAsMissing(mallory, 'create_share', { accept: aliceShare }, aliceShare, MISSING.shr);
     },
     list_shares: async () => {
       await sameAsMissing(mallory, 'list_shares', { target: secret }, secret, MISSING.bnd);
       expect((await probe(mallory, 'list_shares', {})).structuredContent).toMatchObject({ shares: [] });
+      expect((await probe(mallory, 'list_shares', { incoming: true })).structuredContent).toMatchObject({ shares: [] });
     },
     revoke_share: async () => sameAsMissing(mallory, 'revoke_share', { id: aliceShare }, aliceShare, MISSING.shr),
     add_comment: async () => sameAsMissing(mallory, 'add_comment', { id: secret, body: 'hi' }, secret, MISSING.bnd),
@@ -168,6 +170,8 @@ describe('a second user cannot read, find or learn of a private binding through 
 describe('a share grants exactly its permission, and revoke closes it on the next call', () => {
   test('read share on a binding: read, search, batch-get and list comments; nothing else', async () => {
     const bob = await world.connect('bob');
+    // Accepted, so it enters bob's default search (acceptance itself: share-acceptance.test.ts).
+    await ok(bob, 'create_share', { accept: aliceShare });
     const b = await ok(bob, 'get_binding', { id: secret, tier: '2' });
     expect(b.binding.content).toContain('OCELOT');
     expect((await ok(bob, 'search_bindings', { query: 'Zanzibar' })).results.map((r: { id: string }) => r.id)).toEqual([secret]);
@@ -178,7 +182,6 @@ describe('a share grants exactly its permission, and revoke closes it on the nex
     expect(await err(bob, 'delete_binding', { id: secret })).toMatch(/^Error FORBIDDEN/);
     expect(await err(bob, 'create_share', { target: secret, user: 'carol', permission: 'read' })).toMatch(/^Error FORBIDDEN: binding .* is not yours/);
     expect(await err(bob, 'delete_comment', { id: aliceComment })).toMatch(/^Error FORBIDDEN/);
-    expect(await err(bob, 'revoke_share', { id: aliceShare })).toMatch(/^Error FORBIDDEN/);
     expect(await err(bob, 'get_set', { id: secretSet })).toMatch(/^Error NOT_FOUND/);
   });
 
@@ -245,6 +248,7 @@ describe('a share grants exactly its permission, and revoke closes it on the nex
   test('a space share and a public space', async () => {
     const bob = await world.connect('bob');
     const share = await ok(alice, 'create_share', { target: '@alice', user: 'bob', permission: 'read' });
+    await ok(bob, 'create_share', { accept: share.share.id });
     expect((await ok(bob, 'list_bindings', { space: '@alice' })).results.map((r: { id: string }) => r.id)).toContain(secret);
     expect((await ok(bob, 'list_spaces', {})).spaces.map((s: { slug: string; access: string }) => `${s.slug}:${s.access}`)).toContain('@alice:read');
     expect(await err(bob, 'create_binding', { space: '@alice', name: 'x', content: 'x', summary: 'x' })).toMatch(/^Error FORBIDDEN/);

@@ -6,6 +6,7 @@ import type { ToolContext } from '../../context';
 import { line, type Piece } from '../../tokens/doc';
 import { fail } from '../../errors';
 import { bindingAt, facts, type BindingView } from '../views';
+import { freshCounts } from '../../services/counts';
 
 /** Room left for framing when a tier-2 answer must be paged. */
 const PAGE_MARGIN = 200;
@@ -20,6 +21,7 @@ export async function renderBindingAtTier(
   ctx: ToolContext,
   cursor?: string,
 ): Promise<{ pieces: Piece[]; view: BindingView }> {
+  await freshCounts(ctx, [row]);
   const whole = row.headBlockTokens + row.contentBlockTokens + PAGE_MARGIN;
   if (tier !== '2' || whole <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this binding is not paged at this tier; omit cursor');

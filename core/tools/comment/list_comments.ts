@@ -8,6 +8,7 @@ import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
 import { groupsUnderCap } from '../cap-lines';
 import { commentPieces, commentView, toCommentView, type CommentView } from './comment-view';
+import { freshCommentCounts } from '../../services/comments';
 
 export const listCommentsTool = defineTool({
   name: 'list_comments',
@@ -29,6 +30,7 @@ export const listCommentsTool = defineTool({
     const scope = `comments:${args.id}:${args.version ?? ''}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const { rows, total } = await listCommentRows(ctx.db, args.id, { version: args.version, offset, limit: args.limit });
+    await freshCommentCounts(ctx, rows);
     const on = args.version ? ` on v${args.version}` : '';
     const pieces: Piece[] = [line(`## ${total} comment${total === 1 ? '' : 's'}${on} on ${args.id} ("${binding.name.replace(/\s+/g, ' ')}")`)];
     // Long comments can pass the response cap before `limit` does: the page then ends early and the

@@ -1,22 +1,37 @@
 import { z } from 'zod';
 import { defineTool } from '../define';
-import { createShare, shareLinkUrls } from '../../services/shares';
+import { idOf } from '../schema';
+import { acceptShare, createShare, shareLinkUrls } from '../../services/shares';
 import { line, type Piece } from '../../tokens/doc';
+import type { ToolContext } from '../../context';
 import { shareLine, shareView, toShareView } from './share-view';
+
+const SHARE_FIELDS = ['target', 'user', 'public', 'permission'] as const;
 
 export const createShareTool = defineTool({
   name: 'create_share',
   title: 'Share',
   category: 'share',
   description:
-    'Give another user (by handle) or anyone with the link (public: true) access to a binding, set or space you own. permission "read" lets them read; "comment" also lets them add_comment. A set share covers the set and the bindings in it that you own. A new public share returns linkUrl and linkTextUrl carrying a secret: they are shown only once (only a hash is kept), and the plain publicUrl does not open a private binding. Revoke with revoke_share.',
-  aliases: ['give access', 'invite', 'publish link', 'collaborate'],
-  input: z.strictObject({
-    target: z.string().min(1, { message: 'must not be empty' }).max(80).describe('a binding (bnd_…), set (set_…) or space (spc_… or @slug) you own'),
-    user: z.string().min(1, { message: 'must not be empty' }).max(80).optional().describe('handle of the user to share with'),
-    public: z.literal(true, { message: 'must be true when given' }).optional().describe('share with anyone who has the link'),
-    permission: z.enum(['read', 'comment'], { message: 'must be "read" or "comment"' }),
-  }),
+    'Give another user (by handle) or anyone with the link (public: true) access to a binding, set or space you own. permission "read" lets them read; "comment" also lets them add_comment. A set share covers the set and the bindings in it that you own. A user share reaches them by id at once, and their searches and lists once they accept it. A new public share returns linkUrl and linkTextUrl carrying a secret: they are shown only once (only a hash is kept), and the plain publicUrl does not open a private binding. Revoke with revoke_share.',
+  aliases: ['give access', 'invite', 'publish link', 'collaborate', 'accept share'],
+  input: z
+    .strictObject({
+      target: z.string().min(1, { message: 'must not be empty' }).max(80).optional().describe('a binding (bnd_…), set (set_…) or space (spc_… or @slug) you own; required unless accept'),
+      user: z.string().min(1, { message: 'must not be empty' }).max(80).optional().describe('handle of the user to share with'),
+      public: z.literal(true, { message: 'must be true when given' }).optional().describe('share with anyone who has the link'),
+      permission: z.enum(['read', 'comment'], { message: 'must be "read" or "comment"' }).optional().describe('required unless accept'),
+      accept: idOf('shr', 'share').optional().describe('instead of all else: accept a share given to you (list_shares {incoming: true})'),
+    })
+    .superRefine((a, issues) => {
+      if (a.accept !== undefined) {
+        const extra = SHARE_FIELDS.find((k) => a[k] !== undefined);
+        if (extra) issues.addIssue({ code: 'custom', path: [extra], message: 'must not be given with accept (accepting takes only the share id)' });
+        return;
+      }
+      if (a.target === undefined) issues.addIssue({ code: 'custom', path: ['target'], message: 'is required (string) to share; to accept a share given to you, give accept instead' });
+      if (a.permission === undefined) issues.addIssue({ code: 'custom', path: ['permission'], message: 'is required with target ("read" or "comment")' });
+    }),
   output: z.object({
     share: shareView,
     created: z.boolean(),
@@ -26,9 +41,12 @@ export const createShareTool = defineTool({
   bound: { kind: 'tokens', maxTokens: 220 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   async handler(args, ctx) {
-    const { share, created, target, linkSecret, replaced } = await createShare(ctx, ctx.caller, args);
+    if (args.accept !== undefined) return accept(args.accept, ctx);
+    const input = { ...args, target: args.target!, permission: args.permission! };
+    const { share, created, target, linkSecret, replaced } = await createShare(ctx, ctx.caller, input);
     const view = toShareView(share);
-    const head = created ? `Shared (${view.id}); it takes effect now.` : `Already shared this way (${view.id}); nothing changed.`;
+    const effect = view.accepted ? 'it takes effect now' : `${view.user} can open it by id now; it enters their searches and lists once they accept it`;
+    const head = created ? `Shared (${view.id}); ${effect}.` : `Already shared this way (${view.id}); nothing changed.`;
     const pieces: Piece[] = [line(head), shareLine(view)];
     if (replaced) pieces.push(line(`It replaces ${replaced}${view.public && !linkSecret ? '; the link handed out before keeps working, with this permission' : ''}.`));
     if (linkSecret) {
@@ -41,3 +59,11 @@ export const createShareTool = defineTool({
     return { pieces, data: { share: view, created } };
   },
 });
+
+/** `create_share {accept}`: the caller takes a share given to them into their default scope. */
+async function accept(id: string, ctx: ToolContext) {
+  const { share, changed } = await acceptShare(ctx, ctx.caller, id);
+  const view = toShareView(share);
+  const head = changed ? `Accepted ${view.id}: ${view.target.type} ${view.target.id} now appears in your searches and lists.` : `Already accepted (${view.id}); nothing changed.`;
+  return { pieces: [line(head), shareLine(view)], data: { share: view, created: false } };
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define';
 import { cursorSchema, limitSchema } from '../schema';
-import { listSharesOfTarget, listSharesOfUser } from '../../../db/store/shares';
+import { listSharesOfTarget, listSharesOfUser, listSharesToUser } from '../../../db/store/shares';
 import { resolveShareTarget } from '../../services/shares';
 import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
@@ -14,25 +14,30 @@ export const listSharesTool = defineTool({
   title: 'List shares',
   category: 'share',
   description:
-    'Live shares: with target (a binding, set or space you own), the shares of it; without, the shares you made and those given to you. Each has its id for revoke_share.',
-  aliases: ['who has access', 'permissions', 'shared with me'],
-  input: z.strictObject({
-    target: z.string().min(1).max(80).optional().describe('a binding, set or space you own'),
-    limit: limitSchema(100, 50),
-    cursor: cursorSchema().optional(),
-  }),
+    'Live shares: with target (a binding, set or space you own), the shares of it; with incoming: true, those given to you, pending first (accepted: false; accept: create_share {accept: id}; decline: revoke_share {id}); with neither, the shares you made and those given to you. Each has its id for revoke_share.',
+  aliases: ['who has access', 'permissions', 'shared with me', 'pending invitations'],
+  input: z
+    .strictObject({
+      target: z.string().min(1).max(80).optional().describe('a binding, set or space you own'),
+      incoming: z.boolean().optional(),
+      limit: limitSchema(100, 50),
+      cursor: cursorSchema().optional(),
+    })
+    .refine((a) => !(a.target !== undefined && a.incoming), { message: 'give target or incoming: true, not both', path: ['incoming'] }),
   output: z.object({ shares: z.array(shareView), pagination: paginationView }),
   bound: { kind: 'items', maxItems: 100, itemTokens: 50 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
     const target = args.target ? await resolveShareTarget(ctx, ctx.caller, args.target) : undefined;
-    const scope = `shares:${target?.id ?? '*'}:${args.limit}`;
+    const scope = `shares:${target?.id ?? (args.incoming ? 'in' : '*')}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const { rows, total } = target
-      ? await listSharesOfTarget(ctx.db, target.type, target.id, offset, args.limit)
-      : await listSharesOfUser(ctx.db, ctx.caller.id, offset, args.limit);
+    const { rows, total, pending } = target
+      ? { ...(await listSharesOfTarget(ctx.db, target.type, target.id, offset, args.limit)), pending: 0 }
+      : args.incoming
+        ? await listSharesToUser(ctx.db, ctx.caller.id, offset, args.limit)
+        : { ...(await listSharesOfUser(ctx.db, ctx.caller.id, offset, args.limit)), pending: 0 };
     const all = rows.map(toShareView);
-    const pieces: Piece[] = [line(`## ${total} live share${total === 1 ? '' : 's'}${target ? ` of ${target.label.replace(/\s+/g, ' ')}` : ' made by you or given to you'}`)];
+    const pieces: Piece[] = [line(`## ${total} live share${total === 1 ? '' : 's'}${whose(target?.label, args.incoming, pending)}`)];
     const kept = itemsUnderCap(pieces, all.map(shareLine), ctx);
     const shares = all.slice(0, kept.length);
     pieces.push(...kept);
@@ -41,3 +46,10 @@ export const listSharesTool = defineTool({
     return { pieces, data: { shares, pagination }, meta: { pagination } };
   },
 });
+
+/** The listing's heading after the count; for incoming shares, how to answer the pending ones. */
+function whose(targetLabel: string | undefined, incoming: boolean | undefined, pending: number): string {
+  if (targetLabel) return ` of ${targetLabel.replace(/\s+/g, ' ')}`;
+  if (!incoming) return ' made by you or given to you';
+  return ` given to you${pending ? `, ${pending} pending (accept: create_share {accept: id}; decline: revoke_share {id})` : ''}`;
+}

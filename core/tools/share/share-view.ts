@@ -12,9 +12,11 @@ export const shareView = z.object({
   createdBy: z.string(),
   createdAt: z.string(),
   revoked: z.boolean(),
+  accepted: z.boolean().describe('false until its user accepts it'),
 });
 export type ShareView = z.infer<typeof shareView>;
 
+/** A stored share as the tools show it. */
 export function toShareView(r: ShareListRow): ShareView {
   return {
     id: r.id,
@@ -25,11 +27,13 @@ export function toShareView(r: ShareListRow): ShareView {
     createdBy: `@${r.creatorHandle}`,
     createdAt: new Date(r.createdAt).toISOString(),
     revoked: r.revokedAt !== null,
+    accepted: r.public || r.acceptedAt !== null,
   };
 }
 
-/** One line naming a share: what, with whom, which permission. */
+/** One line naming a share: what, with whom, which permission, whether it still waits for acceptance. */
 export function shareLine(v: ShareView): Piece {
   const label = v.target.label ? ` "${v.target.label.replace(/\s+/g, ' ')}"` : '';
-  return line(`- ${v.id} · ${v.target.type} ${v.target.id}${label} · ${v.public ? 'anyone with the link' : v.user} · ${v.permission} · by ${v.createdBy} · ${v.createdAt.slice(0, 10)}`);
+  const pending = v.accepted ? '' : ' · pending';
+  return line(`- ${v.id} · ${v.target.type} ${v.target.id}${label} · ${v.public ? 'anyone with the link' : v.user} · ${v.permission} · by ${v.createdBy} · ${v.createdAt.slice(0, 10)}${pending}`);
 }

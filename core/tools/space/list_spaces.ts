@@ -23,7 +23,7 @@ export const listSpacesTool = defineTool({
   title: 'List spaces',
   category: 'space',
   description:
-    'Spaces you own (your personal space first) and spaces shared with you, with visibility, your access and binding count. Pass a space\'s slug (@slug) or id as `space` to other tools.',
+    'Spaces you own (your personal space first) and spaces shared with you that you accepted, with visibility, your access and binding count. Pass a space\'s slug (@slug) or id as `space` to other tools.',
   aliases: ['namespaces', 'workspaces', 'where can I write'],
   input: z.strictObject({ limit: limitSchema(100, 50), cursor: cursorSchema().optional() }),
   output: z.object({ spaces: z.array(spaceItem), pagination: paginationView }),

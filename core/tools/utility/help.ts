@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define';
 import { BinderyError } from '../../errors';
 import { getHelpTopic, listHelpTopics } from '../../../db/store/help';
-import { ensureHelpTopicsOnce } from '../../services/help';
+import { ensureHelpTopicsOnce, freshHelpCounts } from '../../services/help';
 import { line, type Piece } from '../../tokens/doc';
 
 const topicEntry = z.object({ topic: z.string(), title: z.string(), tokenCount: z.number() });
@@ -25,7 +25,7 @@ export const helpTool = defineTool({
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
     await ensureHelpTopicsOnce(ctx);
-    const all = await listHelpTopics(ctx.db);
+    const all = await freshHelpCounts(ctx, await listHelpTopics(ctx.db));
     if (!args.topic) {
       // `start` first: it is the one to read before the others.
       const topics = [...all]
@@ -35,7 +35,8 @@ export const helpTool = defineTool({
       for (const t of topics) pieces.push(line(`- ${t.topic} · ${t.title} · ${t.tokenCount} tokens`));
       return { pieces, data: { topics } };
     }
-    const topic = await getHelpTopic(ctx.db, args.topic.toLowerCase());
+    const found = await getHelpTopic(ctx.db, args.topic.toLowerCase());
+    const topic = found && (await freshHelpCounts(ctx, [found]))[0];
     if (!topic) {
       throw new BinderyError('NOT_FOUND', `topic: there is no help topic "${args.topic}"; topics are ${all.map((t) => t.topic).join(', ')}`, 'topic', 'Call help with one of those topics.');
     }

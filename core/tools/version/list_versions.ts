@@ -7,6 +7,7 @@ import { paginate, readCursor } from '../../cursor';
 import { line, type Piece } from '../../tokens/doc';
 import { paginationView } from '../views';
 import { itemsUnderCap } from '../cap-lines';
+import { freshCounts } from '../../services/counts';
 
 const versionItem = z.object({
   version: z.number(),
@@ -33,6 +34,7 @@ export const listVersionsTool = defineTool({
     const scope = `versions:${args.id}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const { rows, total } = await listVersionRows(ctx.db, args.id, offset, args.limit);
+    await freshCounts(ctx, rows.map((v) => Object.assign(v, { bindingId: binding.bindingId, spaceSlug: binding.spaceSlug, bindingSlug: binding.bindingSlug })));
     const all = rows.map((v) => ({
       version: v.number,
       name: v.name,

@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { sql } from 'drizzle-orm';
+import { createDatabase, migrate, migrationsCurrent } from '../../db/index';
+import { createBinderyServer, parseConfig } from '../../core/index';
+import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare';
+import { ensureCommentCounts } from '../../core/services/comments';
+import { ensureHelpTopics } from '../../core/services/help';
+import { renderKey } from '../../core/services/counts';
+import { ok, testCounter } from '../helpers';
+
+// One fixture per release that changed the schema, written by that release (scripts/make-fixture-db.ts).
+const fixtures = readdirSync(join(import.meta.dir, '../fixtures/db')).filter((f) => f.endsWith('.db'));
+const dir = mkdtempSync(join(tmpdir(), 'bindery-upgrade-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.each(fixtures)('a database written by release %s', (fixture) => {
+  test('migrates and reads everything back, exact, before and after upkeep', async () => {
+    const file = join(dir, fixture);
+    copyFileSync(join(import.meta.dir, '../fixtures/db', fixture), file);
+    const config = parseConfig({ BINDERY_DB_URL: `file:${file}`, BINDERY_TOOL_MODE: 'eager' });
+    const database = createDatabase({ url: config.dbUrl });
+    const { db } = database;
+    expect(await migrationsCurrent(db)).toBe(false);
+    await migrate(db);
+    expect(await migrationsCurrent(db)).toBe(true);
+    const deps = { db, tokens: await testCounter(), config, now: () => Date.now() };
+    const connect = async (handle: string) => {
+      const server = createBinderyServer(deps, { caller: await ensureCaller(deps, handle) });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(b);
+      const client = new Client({ name: 'upgrade-test', version: '1' });
+      await client.connect(a);
+      return client;
+    };
+
+    const readAll = async () => {
+      const alice = await connect('alice');
+      const bob = await connect('bob');
+      const mine = [
+        ...(await ok(alice, 'list_bindings', { space: '@alice', limit: 50 })).results,
+        ...(await ok(alice, 'list_bindings', { space: '@team-docs', limit: 50 })).results,
+      ];
+      // Six written, one deleted: five live, with their names, provenance and model.
+      expect(mine.map((b: { name: string }) => b.name).sort()).toEqual(['Fixture note 1', 'Fixture note 2', 'Fixture note 3', 'Fixture note 4', 'Fixture note 5']);
+      for (const b of mine) {
+        const full = (await ok(alice, 'get_binding', { id: b.id, tier: '2' })).binding;
+        expect(full.source).toBe('llm');
+        if (full.name === 'Fixture note 3') expect(full.content).toContain('## Part 119');
+        else expect(full.content).toMatch(/ünïcödé, 日本語 and emoji 🦓|Second version/);
+      }
+      const first = mine.find((b: { name: string }) => b.name === 'Fixture note 1')!;
+      expect(first.version).toBe(3);
+      expect(first.summary).toBe('Summary 1, third version.');
+      // v3 was written without a model argument: the client's name and version stand in.
+      expect(first.model).toBe('fixture-writer 1.0.0');
+      const versions = (await ok(alice, 'list_versions', { id: first.id })).versions;
+      expect(versions.map((v: { version: number }) => v.version)).toEqual([3, 2, 1]);
+      const v1 = (await ok(alice, 'get_version', { id: first.id, version: 1, tier: '2' })).binding;
+      expect(v1.content).toContain('Body of note 1');
+      expect(v1.model).toBe('fixture-model-1');
+      const sets = (await ok(alice, 'list_sets', {})).sets;
+      expect(sets).toHaveLength(1);
+      const { items } = await ok(alice, 'get_set', { id: sets[0].id });
+      expect(items).toHaveLength(5);
+      expect(items.filter((i: { pinned: boolean }) => i.pinned)).toHaveLength(1);
+      const ctx = await ok(alice, 'get_set_context', { setId: sets[0].id, maxTokens: 2400, tier: '1.5' });
+      expect(ctx.budget.usedTokens).toBeLessThanOrEqual(2400);
+      const shares = (await ok(alice, 'list_shares', {})).shares;
+      expect(shares).toHaveLength(2);
+      // Bob's share was made before acceptance existed: it counts as accepted, so nothing he had is lost.
+      const bobSees = (await ok(bob, 'search_bindings', { query: 'Second version' })).results;
+      expect(bobSees.map((b: { id: string }) => b.id)).toContain(first.id);
+      const comments = (await ok(bob, 'list_comments', { id: first.id })).comments;
+      expect(comments.map((c: { body: string }) => c.body)).toEqual(['An LLM comment on the first note.', 'Bob was here.']);
+      expect(comments[1].version).toBe(2);
+      expect((await ok(alice, 'help', {})).topics.length).toBeGreaterThan(3);
+      await alice.close();
+      await bob.close();
+    };
+
+    // Reads are exact at once (rows counted under the old rendering are recounted in memory)…
+    await readAll();
+    // …and after the upkeep a server runs at start-up, which rewrites them for this configuration.
+    await ensureCountsCurrent(deps);
+    await ensureCommentCounts(deps);
+    await ensureHelpTopics(deps);
+    const stale = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM versions WHERE counts_key != ${renderKey(deps)}`);
+    expect(Number(stale[0]!.n)).toBe(0);
+    await readAll();
+    const keys = await db.all<{ key_hash: string }>(sql`SELECT key_hash FROM api_keys`);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    const integrity = await db.all<{ integrity_check: string }>(sql`PRAGMA integrity_check`);
+    expect(integrity[0]!.integrity_check).toBe('ok');
+    database.close();
+  });
+});
