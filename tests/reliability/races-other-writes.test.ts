@@ -109,6 +109,30 @@ describe('shares and comments', () => {
     expect(live).toEqual([{ permission: 'comment' }]);
   });
 
+  test('accepting a share racing a permission change: an accept answered OK is kept on the live share', async () => {
+    const w = await world();
+    const alice = await w.connect('alice');
+    const bob = await w.connect('bob');
+    // Microtask offsets walk the accept across the replace's read-then-write.
+    for (const i of range(30)) {
+      const { binding } = await ok(alice, 'create_binding', { name: `Acc ${i}`, content: 'x', summary: 's' });
+      const { share } = await ok(alice, 'create_share', { target: binding.id, user: 'bob', permission: 'read' });
+      const [accept, raise] = await Promise.all([
+        afterMicrotasks(i, () => call(bob, 'create_share', { accept: share.id })),
+        call(alice, 'create_share', { target: binding.id, user: 'bob', permission: 'comment' }),
+      ]);
+      expect(codeOf(raise)).toBe('OK');
+      // Refused only because the replace revoked the share first; then nothing was accepted.
+      expect(['OK', 'CONFLICT']).toContain(codeOf(accept));
+      const live = await w.db.all<{ permission: string; acceptedAt: number | null }>(
+        sql`SELECT permission, accepted_at AS acceptedAt FROM shares WHERE target_id = ${binding.id} AND revoked_at IS NULL`,
+      );
+      expect(live).toHaveLength(1);
+      expect(live[0]!.permission).toBe('comment');
+      expect(live[0]!.acceptedAt !== null).toBe(codeOf(accept) === 'OK');
+    }
+  });
+
   test('create_share racing delete_binding: a share is answered as made, or NOT_FOUND with no row', async () => {
     const w = await world();
     const alice = await w.connect('alice');
