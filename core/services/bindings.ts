@@ -84,9 +84,20 @@ export async function createBinding(
       deps.tokens,
     );
     const binding = { id: bindingId, spaceId: space.id, slug, currentVersion: 1, sourcePath: input.sourcePath ?? null, createdBy: caller.id, createdAt: now, updatedAt: now };
-    if (await insertBinding(deps.db, binding, version)) return (await bindingAtVersion(deps.db, bindingId, 1))!;
+    if (await insertBinding(deps.db, binding, version)) return writtenRow(deps, bindingId, 1);
   }
   throw fail.conflict('name', `no free slug for "${base}" in @${space.slug}: too many bindings with this name are being created at once; retry`);
+}
+
+/**
+ * A binding at a version a write just made or hid, deleted or not, with counts for this process: a
+ * writer's answer is what it wrote, even when a delete landed right after it.
+ */
+async function writtenRow(deps: CoreDeps, id: string, number: number): Promise<BindingVersionRow> {
+  const row = await bindingAtVersion(deps.db, id, number);
+  if (!row) throw new Error(`binding ${id} has no version ${number} right after a write`);
+  await freshCounts(deps, [row]);
+  return row;
 }
 
 /** A binding the caller may read, or NOT_FOUND (same text whether missing or private). */
@@ -151,7 +162,7 @@ export async function updateBinding(
     );
     if (await appendVersion(deps.db, id, version, deps.now())) {
       // Answered from the version written, not from a re-read that a delete right after would hide.
-      return { row: (await bindingAtVersion(deps.db, id, version.number))!, changed: true };
+      return { row: await writtenRow(deps, id, version.number), changed: true };
     }
     // Nothing was written: the binding was deleted meanwhile (the next read answers NOT_FOUND) or
     // another writer's version landed first (a CONFLICT with expectedVersion, else a retry on it).
@@ -172,5 +183,5 @@ export async function deleteBinding(deps: CoreDeps, caller: Caller, id: string):
   const last = await softDeleteBinding(deps.db, id, deps.now());
   if (last === undefined) throw fail.notFound('binding', id);
   // An update that landed between the read and the delete made a later last version.
-  return last === row.currentVersion ? row : ((await bindingAtVersion(deps.db, id, last)) ?? row);
+  return last === row.currentVersion ? row : writtenRow(deps, id, last);
 }

@@ -63,7 +63,7 @@ describe('spaces and users', () => {
   test('two connections on one file: ensureCaller and create_space races', async () => {
     const w = await createTwoHandleWorld();
     worlds.push(w);
-    // SQLITE_BUSY is the one failure expected here until the embedded client waits on locks (another branch).
+    // Lock contention is the embedded client's to wait out; a SQLITE_BUSY here would be its failure.
     const callers = await Promise.all(range(6).map((i) => ensureCaller({ db: w.dbs[i % 2]!, now: () => Date.now() }, 'twin')));
     expect(new Set(callers.map((c) => c.id)).size).toBe(1);
     expect(await countOf(w.dbs[0], sql`SELECT count(*) AS n FROM spaces WHERE owner_id = ${callers[0]!.id} AND personal = 1`)).toBe(1);
