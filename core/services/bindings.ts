@@ -7,6 +7,7 @@ import { newId, slugify } from '../ids';
 import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users';
 import { readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings';
 import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes';
+import { findImportedBinding } from '../../db/store/imports';
 import { buildVersionRow, checkContentSize } from './write-version';
 import { freshCounts, renderKey } from './counts';
 
@@ -85,6 +86,9 @@ export async function createBinding(
     );
     const binding = { id: bindingId, spaceId: space.id, slug, currentVersion: 1, sourcePath: input.sourcePath ?? null, createdBy: caller.id, createdAt: now, updatedAt: now };
     if (await insertBinding(deps.db, binding, version)) return writtenRow(deps, bindingId, 1);
+    if (input.sourcePath && (await findImportedBinding(deps.db, space.id, input.sourcePath))) {
+      throw fail.conflict('sourcePath', `${input.sourcePath} was imported into @${space.slug} by another import meanwhile; nothing was written`);
+    }
   }
   throw fail.conflict('name', `no free slug for "${base}" in @${space.slug}: too many bindings with this name are being created at once; retry`);
 }

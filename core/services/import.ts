@@ -182,21 +182,29 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
   const doc = parseMarkdownDoc(text, file.sourcePath);
   const provenance = { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
-  try {
-    await deps.tokens.load();
-    const space = await resolveWritableSpace(deps, caller);
-    const existing = await findImportedBinding(deps.db, space.id, file.sourcePath);
-    if (!existing) {
-      const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath }, provenance);
-      return { status: 'created', id: row.bindingId, version: row.number, warnings: doc.warnings };
+  await deps.tokens.load();
+  const space = await resolveWritableSpace(deps, caller);
+  // Another import of the same path, or a delete of its binding, may land between the read and the
+  // write; the write then refuses (CONFLICT on sourcePath, NOT_FOUND), and the next round reads again.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const existing = await findImportedBinding(deps.db, space.id, file.sourcePath);
+      if (!existing) {
+        const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath }, provenance);
+        return { status: 'created', id: row.bindingId, version: row.number, warnings: doc.warnings };
+      }
+      if (existing.contentHash === (await sha256Hex(doc.content))) {
+        return { status: 'unchanged', id: existing.id, version: existing.currentVersion, warnings: doc.warnings };
+      }
+      const { row } = await updateBinding(deps, caller, existing.id, fields, provenance);
+      return { status: 'updated', id: row.bindingId, version: row.number, warnings: doc.warnings };
+    } catch (e) {
+      if (e instanceof BinderyError && (e.code === 'TOO_LARGE' || e.code === 'INVALID_INPUT')) return { status: 'skipped', reason: e.message };
+      const raced = e instanceof BinderyError && ((e.code === 'CONFLICT' && e.field === 'sourcePath') || e.code === 'NOT_FOUND');
+      if (!raced || attempt >= IMPORT_ATTEMPTS) throw e;
     }
-    if (existing.contentHash === (await sha256Hex(doc.content))) {
-      return { status: 'unchanged', id: existing.id, version: existing.currentVersion, warnings: doc.warnings };
-    }
-    const { row } = await updateBinding(deps, caller, existing.id, fields, provenance);
-    return { status: 'updated', id: row.bindingId, version: row.number, warnings: doc.warnings };
-  } catch (e) {
-    if (e instanceof BinderyError && (e.code === 'TOO_LARGE' || e.code === 'INVALID_INPUT')) return { status: 'skipped', reason: e.message };
-    throw e;
   }
 }
+
+/** Rounds of importDocument against imports and deletes of the same path landing meanwhile. */
+const IMPORT_ATTEMPTS = 3;

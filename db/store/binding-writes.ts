@@ -12,17 +12,28 @@ import { insertWhere, rowsAffected } from './guarded';
 /**
  * Creates a binding under `binding.slug` with its version 1 and its search-index row, in one batch.
  * Returns false, having written nothing, when the slug is taken in the space (by a live or deleted
- * binding: the unique index decides, not an earlier read).
+ * binding), or when the binding comes from an import (`sourcePath`) and a live binding imported from
+ * that path exists: both checked by the inserting statement, not by an earlier read.
  */
 export async function insertBinding(db: BinderyDb, binding: BindingInsert, version: VersionInsert): Promise<boolean> {
+  const slugFree = sql`NOT EXISTS (SELECT 1 FROM bindings WHERE space_id = ${binding.spaceId} AND slug = ${binding.slug})`;
+  const notImported = binding.sourcePath
+    ? sql` AND NOT EXISTS (SELECT 1 FROM bindings WHERE space_id = ${binding.spaceId} AND source_path = ${binding.sourcePath} AND deleted_at IS NULL)`
+    : sql``;
   // The binding id is new and random: it exists only if this batch's first statement wrote it.
   const landed = sql`EXISTS (SELECT 1 FROM bindings WHERE id = ${binding.id})`;
-  const [inserted] = await db.batch([
-    db.insert(bindingsTable).values(binding).onConflictDoNothing({ target: [bindingsTable.spaceId, bindingsTable.slug] }),
-    insertWhere(db, versionsTable, version, landed),
-    ftsInsert(db, binding.id, version, landed),
-  ]);
-  return rowsAffected(inserted) === 1;
+  try {
+    const [inserted] = await db.batch([
+      insertWhere(db, bindingsTable, binding, sql`${slugFree}${notImported}`),
+      insertWhere(db, versionsTable, version, landed),
+      ftsInsert(db, binding.id, version, landed),
+    ]);
+    return rowsAffected(inserted) === 1;
+  } catch (err) {
+    // The statement checks the slug itself; the unique index stays the last word (nothing written).
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
 }
 
 /**

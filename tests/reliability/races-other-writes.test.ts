@@ -9,6 +9,8 @@ import { handleRest } from '../../core/http/rest';
 import { revokeApiKey } from '../../db/store/api-keys';
 import { call, createTestWorld, ok, textOf, type TestWorld } from '../helpers';
 import { createSpace } from '../../core/services/spaces';
+import { deleteBinding } from '../../core/services/bindings';
+import { importDocument } from '../../core/services/import';
 import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range } from './race-helpers';
 
 const worlds: { close(): void }[] = [];
@@ -186,6 +188,27 @@ describe('sets', () => {
     const codes = (await Promise.all(range(5).map(() => call(alice, 'delete_set', { id: set.id })))).map(codeOf);
     expect(codes.filter((c) => c === 'OK')).toHaveLength(1);
     expect(codes.filter((c) => c === 'NOT_FOUND')).toHaveLength(4);
+  });
+});
+
+describe('import', () => {
+  test('one file imported by several imports at once: one binding, the others find it', async () => {
+    const w = await world();
+    const deps = { db: w.db, tokens: w.tokens, config: w.config, now: () => Date.now() };
+    const caller = await ensureCaller(deps, 'importer');
+    const file = (text: string) => ({ sourcePath: 'notes/same.md', bytes: new TextEncoder().encode(text) });
+    const first = await Promise.all(range(6).map((i) => afterMicrotasks(i * 3, () => importDocument(deps, caller, file('# Same\n\nOne text.\n')))));
+    expect(first.filter((o) => o.status === 'created')).toHaveLength(1);
+    expect(first.filter((o) => o.status === 'unchanged')).toHaveLength(5);
+    expect(await countOf(w.db, sql`SELECT count(*) AS n FROM bindings WHERE source_path = 'notes/same.md' AND deleted_at IS NULL`)).toBe(1);
+    // A changed file imported at once, racing a delete of its binding: every outcome is an answer, never an error.
+    const id = (first.find((o) => o.status === 'created') as { id: string }).id;
+    const [again] = await Promise.all([
+      importDocument(deps, caller, file('# Same\n\nA new text.\n')),
+      afterMicrotasks(2, () => deleteBinding(deps, caller, id).catch(() => null)),
+    ]);
+    expect(['updated', 'created']).toContain(again.status);
+    expect(await countOf(w.db, sql`SELECT count(*) AS n FROM bindings WHERE source_path = 'notes/same.md' AND deleted_at IS NULL`)).toBe(again.status === 'created' ? 1 : 0);
   });
 });
 
