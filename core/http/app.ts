@@ -30,7 +30,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { deps } = options;
   const http = deps.config.http;
   const stateless = options.stateless ?? http.stateless;
-  const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions });
+  const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions, maxSessionsPerKey: http.maxSessionsPerKey });
   const log = deps.log;
   // Idle sessions are swept on a timer that never keeps the process alive.
   const sweeper = mcp.sessions ? setInterval(() => void mcp.sessions!.sweep(), Math.min(http.sessionIdleMs / 2, 60_000)) : undefined;
