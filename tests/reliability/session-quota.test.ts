@@ -43,9 +43,10 @@ describe('one key floods /mcp with initialize', () => {
     }
     const ms = performance.now() - t0;
     console.log(`1,000 initialize from one key in ${ms.toFixed(0)} ms: statuses ${JSON.stringify(Object.fromEntries(statuses))}, sessions held ${w.app.sessions!.size}`);
-    // Each initialize past the quota ends the flooder's own least recently used idle session (one whose
-    // sessions were all busy would get 429: see the SessionStore tests below).
-    expect(statuses.get(200)).toBe(1_000);
+    // Each initialize past the quota ends the flooder's own least recently used idle session; while all
+    // 32 of its sessions are still being opened (50 at once here) the rest get 429, never anything else.
+    expect([...statuses.keys()].filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(statuses.get(200)).toBeGreaterThanOrEqual(20 * 32);
     expect((await bob.listTools()).tools.length).toBeGreaterThan(0);
     expect((await carolClient.listTools()).tools.length).toBeGreaterThan(0);
     expect(w.app.sessions!.size).toBe(32 + 2);
