@@ -2,13 +2,17 @@ import type { Caller, Provenance } from '../context';
 import { BinderyError, fail } from '../errors';
 import { newFence, newId } from '../ids';
 import type { TokenCounter } from '../tokens/counter';
+import { fenced } from '../budget/render';
 import { canComment, commentBodies, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments';
 import { getSetting, putSetting } from '../../db/store/settings';
 import { readBinding, type CoreDeps } from './bindings';
 
-/** The comment body as a response shows it: trimmed, ending with one newline (its stored count is of this). */
-export function commentBodyBlock(body: string): string {
-  return `${body.trim()}\n`;
+/**
+ * The comment body as a response shows it: trimmed, between the comment's fence lines (its stored
+ * count is of this block), so a body cannot pass itself off as the next comment's header.
+ */
+export function commentBodyBlock(body: string, fence: string): string {
+  return fenced(body.trim(), fence);
 }
 
 /**
@@ -27,14 +31,15 @@ export async function addComment(
   }
   const body = input.body.trim();
   const id = newId('cmt');
+  const fence = newFence(body);
   await insertComment(deps.db, {
     id,
     bindingId: binding.bindingId,
     version: input.version ?? null,
     body,
-    bodyTokenCount: deps.tokens.count(commentBodyBlock(body)),
+    bodyTokenCount: deps.tokens.count(commentBodyBlock(body, fence)),
     countsKey: commentCountsKey(deps),
-    fence: newFence(body),
+    fence,
     source: provenance.source,
     model: provenance.model,
     authorId: caller.id,
@@ -65,14 +70,15 @@ export function commentCountsKey(deps: Pick<CoreDeps, 'config'>): string {
   return `c${COMMENT_RENDER_REVISION}|${deps.config.tokenizer}`;
 }
 /** Bump when commentBodyBlock changes. */
-export const COMMENT_RENDER_REVISION = 1;
+export const COMMENT_RENDER_REVISION = 2;
 
 /**
- * Recounts stored comment tokens when the tokenizer changed since they were counted (here, once, at
+ * Recounts stored comment tokens when the tokenizer or the rendering changed since they were counted (here, once, at
  * start-up, never on reads). Returns how many comments were recounted.
  */
 export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
-  const key = deps.config.tokenizer;
+  // The key holds the render revision too: a new rendering of bodies recounts them like a new tokenizer.
+  const key = commentCountsKey(deps);
   const stored = await getSetting(deps.db, 'comment_count_key');
   if (stored === key) return 0;
   let done = 0;
@@ -81,7 +87,7 @@ export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
     if (rows.length === 0) break;
     // Loaded only when there is something to recount: a database without comments never needs it.
     await deps.tokens.load();
-    await setCommentCounts(deps.db, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body)) })));
+    await setCommentCounts(deps.db, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body, r.fence)) })));
     done += rows.length;
   }
   await putSetting(deps.db, 'comment_count_key', key);

@@ -2,7 +2,8 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index';
 import { getSetting, putSetting } from '../../db/store/settings';
 import { ensureUser } from '../../db/store/users';
-import { countBlocks, renderHead } from '../budget/tier';
+import { countBlocks, renderPreview } from '../budget/tier';
+import { fitCard } from '../budget/card-fit';
 import { renderKey } from './counts';
 import type { Caller } from '../context';
 import { newId, slugify } from '../ids';
@@ -13,8 +14,8 @@ import { ensureCommentCounts } from './comments';
 /**
  * Makes stored token counts match this configuration: when the tokenizer, the public URL or the
  * rendering changed since they were computed, every version is recounted once (here, not on reads).
- * When only the URL changed, only the head blocks (the one block that shows it) are recounted, and no
- * content is read. Returns how many versions were recounted.
+ * When only the URL changed, only the head blocks (and a tier-1.5 block whose card cut moved) are
+ * recounted, and no content is read. Returns how many versions were recounted.
  */
 export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
   const key = renderKey(deps);
@@ -38,8 +39,12 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
     await deps.tokens.load();
     const updates = rows.map(({ v, spaceSlug, bindingSlug }) => {
       if (headsOnly) {
-        const headBlockTokens = deps.tokens.count(renderHead({ ...v, spaceSlug, bindingSlug }, deps.config.publicUrl));
-        return deps.db.update(versionsTable).set({ headBlockTokens }).where(eq(versionsTable.id, v.id));
+        // A new URL can move the card's cut; the tier-1.5 block (which never shows the URL) is recounted
+        // only then, and the content is never read.
+        const facts = { ...v, spaceSlug, bindingSlug };
+        const { headBlockTokens, headCut } = fitCard(facts, deps.config.publicUrl, deps.tokens);
+        const previewBlockTokens = headCut === v.headCut ? v.previewBlockTokens : deps.tokens.count(renderPreview({ ...facts, headCut }));
+        return deps.db.update(versionsTable).set({ headBlockTokens, previewBlockTokens, headCut }).where(eq(versionsTable.id, v.id));
       }
       const contentTokenCount = deps.tokens.count(v.content);
       const summaryTokenCount = deps.tokens.count(v.summary);

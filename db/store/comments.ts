@@ -51,7 +51,7 @@ export async function softDeleteComment(db: BinderyDb, id: string, now: number):
 
 /** Comment bodies in id order, for recounting. */
 export async function commentBodies(db: BinderyDb, offset: number, limit: number) {
-  return db.select({ id: commentsTable.id, body: commentsTable.body }).from(commentsTable).orderBy(commentsTable.id).limit(limit).offset(offset).all();
+  return db.select({ id: commentsTable.id, body: commentsTable.body, fence: commentsTable.fence }).from(commentsTable).orderBy(commentsTable.id).limit(limit).offset(offset).all();
 }
 
 /** Stores recounted body tokens in one batch. */
