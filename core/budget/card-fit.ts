@@ -25,9 +25,15 @@ const NAME_TOKENS = 60;
 export function fitCard(v: VersionFacts, publicBase: string, tokens: TokenCounter): { headCut: string; headBlockTokens: number } {
   const count = (c: CardCut) => tokens.count(renderHead({ ...v, headCut: encodeCut(c) }, publicBase));
   const done = (c: CardCut, n = count(c)) => ({ headCut: encodeCut(c), headBlockTokens: n });
-  for (let k = v.keyPoints.length; k >= 0; k--) {
-    const n = count({ k });
-    if (n <= HEAD_TOKEN_BOUND) return done({ k }, n);
+  const all = count({ k: v.keyPoints.length });
+  if (all <= HEAD_TOKEN_BOUND) return done({ k: v.keyPoints.length }, all);
+  const none = v.keyPoints.length ? count({ k: 0 }) : all;
+  if (none <= HEAD_TOKEN_BOUND) {
+    for (let k = v.keyPoints.length - 1; k > 0; k--) {
+      const n = count({ k });
+      if (n <= HEAD_TOKEN_BOUND) return done({ k }, n);
+    }
+    return done({ k: 0 }, none);
   }
   const name = oneLine(v.name);
   const model = v.model ? oneLine(v.model) : '';
@@ -49,24 +55,28 @@ export function fitCard(v: VersionFacts, publicBase: string, tokens: TokenCounte
 
 /**
  * The longest prefix length of `text`, at a grapheme boundary, for which `ok` holds (-1 if none).
- * Token counts of prefixes are nearly monotone, so a binary search finds it in a few counts; only
- * lengths that passed `ok` are ever returned.
+ * Token counts of prefixes are nearly monotone, so a galloping then binary search finds it in a few
+ * counts, short prefixes first (a dense script makes every long prefix a costly count); only lengths
+ * that passed `ok` are ever returned.
  */
 function longestPrefix(text: string, ok: (chars: number) => boolean): number {
   const ends = graphemeEnds(text);
+  if (!ok(0)) return -1;
   let lo = 0;
   let hi = ends.length - 1;
-  let best = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ok(ends[mid]!)) {
-      best = ends[mid]!;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
+  for (let step = 8; lo + step < hi; step *= 2) {
+    if (!ok(ends[lo + step]!)) {
+      hi = lo + step - 1;
+      break;
     }
+    lo += step;
   }
-  return best;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ok(ends[mid]!)) lo = mid;
+    else hi = mid - 1;
+  }
+  return ends[lo]!;
 }
 
 /** 0 and the end offset of every grapheme (so a cut never splits an emoji sequence or a surrogate pair). */
