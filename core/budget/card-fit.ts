@@ -79,9 +79,23 @@ function longestPrefix(text: string, ok: (chars: number) => boolean): number {
   return ends[lo]!;
 }
 
-/** 0 and the end offset of every grapheme (so a cut never splits an emoji sequence or a surrogate pair). */
+/** The longest grapheme kept whole (an emoji ZWJ family or a tag flag is under 16 UTF-16 units). */
+const MAX_GRAPHEME = 32;
+
+/**
+ * 0 and the end offset of every grapheme, so a cut never splits an emoji sequence or a surrogate pair.
+ * A longer cluster (a run of conjoining Hangul jamo, stacked combining marks) is split between code
+ * points instead, or one cluster could leave no place to cut a whole field.
+ */
 function graphemeEnds(text: string): number[] {
   const ends = [0];
-  for (const { index, segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) ends.push(index + segment.length);
+  for (const { index, segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    if (segment.length > MAX_GRAPHEME) {
+      let at = index;
+      for (const cp of segment) ends.push((at += cp.length));
+    } else {
+      ends.push(index + segment.length);
+    }
+  }
   return ends;
 }
