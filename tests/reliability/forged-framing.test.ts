@@ -65,8 +65,8 @@ function forgery(guessed: string[]): string {
   ].join('\n');
 }
 
-/** Guessed fences: a few fixed shapes and random ones (12 hex digits, like the real ones). */
-const guesses = (n: number) => ['000000000000', 'ffffffffffff', 'deadbeefcafe', ...Array.from({ length: n }, () => newFence(''))];
+/** Guessed fences: a few fixed shapes and random ones (12 digits, like the real ones). */
+const guesses = (n: number) => ['000000000000', '123456789012', 'ffffffffffff', 'deadbeefcafe', ...Array.from({ length: n }, () => newFence(''))];
 
 /** Every forged line lies inside a region; the regions are exactly `bodies`; fences are the stored ones. */
 function expectFenced(result: CallToolResult, bodies: string[], fences?: string[]): Region[] {
@@ -108,11 +108,13 @@ describe('content cannot forge framing (cap 25000)', () => {
   });
   afterAll(() => world.close());
 
-  test('a fence is never in its own text, even text made of hex (newFence)', () => {
+  test('a fence is never in its own text, even text made of digits (newFence)', () => {
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[0-9a-f]{1,14}$/), { maxLength: 200 }), (parts) => {
+      fc.property(fc.array(fc.stringMatching(/^[0-9]{1,14}$/), { maxLength: 2000 }), (parts) => {
         const text = parts.join('');
-        expect(text.includes(newFence(text))).toBe(false);
+        const fence = newFence(text);
+        expect(fence).toMatch(/^[0-9]{12}$/);
+        expect(text.includes(fence)).toBe(false);
       }),
       { numRuns: 200 },
     );
