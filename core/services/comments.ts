@@ -73,8 +73,8 @@ export function commentCountsKey(deps: Pick<CoreDeps, 'config'>): string {
 export const COMMENT_RENDER_REVISION = 2;
 
 /**
- * Recounts stored comment tokens when the tokenizer or the rendering changed since they were counted (here, once, at
- * start-up, never on reads). Returns how many comments were recounted.
+ * Recounts stored comment tokens when the tokenizer or the rendering changed since they were counted
+ * (here, once, at start-up, never on reads). Returns how many comments were recounted.
  */
 export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
   // The key holds the render revision too: a new rendering of bodies recounts them like a new tokenizer.
