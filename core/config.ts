@@ -31,6 +31,8 @@ export interface HttpConfig {
   stateless: boolean;
   sessionIdleMs: number;
   maxSessions: number;
+  /** Sessions one key's user may hold; past it the user's own least recently used idle one is ended. */
+  maxSessionsPerKey: number;
   maxBodyBytes: number;
   /** Allowed Host names (port ignored); `*` allows any. Loopback and the public URL's host by default. */
   allowedHosts: string[];
@@ -58,6 +60,7 @@ export const DEFAULT_CONFIG: BinderyConfig = {
     stateless: false,
     sessionIdleMs: 30 * 60_000,
     maxSessions: 1_000,
+    maxSessionsPerKey: 32,
     maxBodyBytes: 4 * 1024 * 1024,
     allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
     allowedOrigins: [],
@@ -128,6 +131,7 @@ function parseHttpConfig(env: Env, publicUrl: string): HttpConfig {
     stateless: stateless === '1' || stateless === 'true',
     sessionIdleMs: intVar(env, 'BINDERY_HTTP_SESSION_IDLE_SECONDS', d.sessionIdleMs / 1000, 1, 7 * 24 * 3600) * 1000,
     maxSessions: intVar(env, 'BINDERY_HTTP_MAX_SESSIONS', d.maxSessions, 1, 1_000_000),
+    maxSessionsPerKey: intVar(env, 'BINDERY_HTTP_MAX_SESSIONS_PER_KEY', d.maxSessionsPerKey, 1, 1_000_000),
     maxBodyBytes: intVar(env, 'BINDERY_HTTP_MAX_BODY_BYTES', d.maxBodyBytes, 1_024, 1_073_741_824),
     allowedHosts: listVar(env, 'BINDERY_ALLOWED_HOSTS', [...d.allowedHosts, publicOrigin.hostname]),
     allowedOrigins: listVar(env, 'BINDERY_ALLOWED_ORIGINS', [...loopbackOrigins, publicOrigin.origin]),

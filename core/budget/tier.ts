@@ -1,5 +1,10 @@
 import type { Piece } from '../tokens/doc';
 import type { TokenCounter } from '../tokens/counter';
+import { fitCard } from './card-fit';
+import { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview } from './render';
+
+export { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview };
+export { HEAD_TOKEN_BOUND } from './card-fit';
 
 export type Tier = '1' | '1.5' | '2';
 export const TIERS: readonly Tier[] = ['1', '1.5', '2'];
@@ -8,14 +13,7 @@ export const FALLBACK_ORDER: Record<Tier, Tier[]> = { '2': ['2', '1.5', '1'], '1
 
 export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
-export const RENDER_REVISION = 2;
-/**
- * Characters of name, model, summary and key points the tier-1 head shows. Key points past this move
- * to the tier-1.5 block, which keeps a maximal tier-1 card (200-char name, 600-char summary, 8 × 160-char
- * key points) near 300 tokens of English instead of ~450. The cut is by characters so a read can
- * reproduce it from stored facts without tokenizing.
- */
-export const HEAD_TEXT_CHARS = 1100;
+export const RENDER_REVISION = 3;
 
 /** The immutable facts of one version that every tier is rendered from. */
 export interface VersionFacts {
@@ -46,12 +44,6 @@ export interface BlockCounts {
   headCut: string;
 }
 
-/** The public and Markdown URLs of a binding. */
-export function bindingUrls(publicBase: string, spaceSlug: string, bindingSlug: string) {
-  const publicUrl = `${publicBase}/@${spaceSlug}/${bindingSlug}`;
-  return { publicUrl, textUrl: `${publicUrl}?format=md` };
-}
-
 /** The first 500 characters of content, never splitting a surrogate pair. */
 export function takePreview(content: string): string {
   if (content.length <= PREVIEW_CHARS) return content;
@@ -60,65 +52,15 @@ export function takePreview(content: string): string {
   return content.slice(0, end);
 }
 
-/** The preview as tier 1.5 shows it: with the truncation note when content continues. */
-export function previewWithNote(v: Pick<VersionFacts, 'contentPreview' | 'contentChars'>): string {
-  const left = v.contentChars - v.contentPreview.length;
-  if (left <= 0) return v.contentPreview;
-  return `${v.contentPreview}\n(... truncated ${left} characters. Request tier 2 for full content.)`;
-}
-
-function provenance(v: Pick<VersionFacts, 'source' | 'model'>): string {
-  return v.model ? `${v.source}/${v.model}` : v.source;
-}
-
-/** The key points the tier-1 head shows (in order, while within HEAD_TEXT_CHARS) and the rest. */
-export function headKeyPoints(v: Pick<VersionFacts, 'name' | 'model' | 'summary' | 'keyPoints'>): { shown: string[]; rest: string[] } {
-  let used = v.name.length + (v.model?.length ?? 0) + v.summary.length;
-  let i = 0;
-  while (i < v.keyPoints.length && (i === 0 || used + v.keyPoints[i]!.length <= HEAD_TEXT_CHARS)) used += v.keyPoints[i++]!.length;
-  return { shown: v.keyPoints.slice(0, i), rest: v.keyPoints.slice(i) };
-}
-
-/** Tier 1 block: heading, facts line, URL, summary and key points. Ends with a newline. */
-export function renderHead(v: VersionFacts, publicBase: string): string {
-  const { textUrl } = bindingUrls(publicBase, v.spaceSlug, v.bindingSlug);
-  const date = new Date(v.createdAt).toISOString().slice(0, 10);
-  const { shown, rest } = headKeyPoints(v);
-  const lines = [
-    `### ${oneLine(v.name)}`,
-    `${v.bindingId} · v${v.number} · @${v.spaceSlug} · ${v.contentTokenCount} content tokens · ${provenance(v)} · ${date}`,
-    `md: ${textUrl}`,
-    oneLine(v.summary),
-    ...shown.map((k) => `- ${oneLine(k)}`),
-    ...(rest.length ? [`- …${rest.length} more key point${rest.length === 1 ? '' : 's'} at tier 1.5`] : []),
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
-/** Tier 1.5 addition: key points the head left out, then the stored preview and its truncation note. */
-export function renderPreview(v: VersionFacts): string {
-  const { rest } = headKeyPoints(v);
-  const more = rest.length ? `More key points:\n${rest.map((k) => `- ${oneLine(k)}`).join('\n')}\n` : '';
-  return `${more}Preview:\n${previewWithNote(v)}\n`;
-}
-
-/** Tier 2 addition: the full content between tags that Markdown inside cannot close by accident. */
-export function renderContent(content: string, page?: { index: number; count: number }): string {
-  const attr = page ? ` page="${page.index}/${page.count}"` : '';
-  return `<content${attr}>\n${content}\n</content>\n`;
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').trim();
-}
-
 /** Counts the blocks once, at write time; reads use these numbers and never re-tokenize. */
 export function countBlocks(v: VersionFacts, content: string, publicBase: string, tokens: TokenCounter): BlockCounts {
+  // The cut is chosen by tokens here, so it follows the tokenizer and URL the counts are made for.
+  const { headCut, headBlockTokens } = fitCard(v, publicBase, tokens);
   return {
-    headBlockTokens: tokens.count(renderHead(v, publicBase)),
-    previewBlockTokens: tokens.count(renderPreview(v)),
-    contentBlockTokens: tokens.count(renderContent(content)),
-    headCut: '',
+    headBlockTokens,
+    previewBlockTokens: tokens.count(renderPreview({ ...v, headCut })),
+    contentBlockTokens: tokens.count(renderContent(content, v.fence)),
+    headCut,
   };
 }
 
@@ -128,7 +70,7 @@ export function tierPieces(v: VersionFacts & BlockCounts, tier: Tier, publicBase
   if (tier === '1.5') pieces.push({ text: renderPreview(v), tokens: v.previewBlockTokens });
   if (tier === '2') {
     if (content === undefined) throw new Error('tier 2 pieces need the content');
-    pieces.push({ text: renderContent(content), tokens: v.contentBlockTokens });
+    pieces.push({ text: renderContent(content, v.fence), tokens: v.contentBlockTokens });
   }
   return pieces;
 }

@@ -5,6 +5,7 @@ import { authenticate } from './auth';
 import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard';
 import { createMcpEndpoint, type McpEndpoint } from './mcp';
 import { serveLinkIndex } from './link-index';
+import { PageCache, type PageCacheStats } from './page-cache';
 import { parseIndexPath, parsePagePath, servePage } from './pages';
 import { json, rpcError, unauthorized, withHeaders } from './responses';
 import { handleRest } from './rest';
@@ -22,6 +23,8 @@ export interface HttpApp {
   fetch(request: Request): Promise<Response>;
   /** Live MCP sessions (undefined when stateless). */
   readonly sessions: McpEndpoint['sessions'];
+  /** Renders and cache hits of public pages. */
+  readonly pages: PageCacheStats;
   close(): Promise<void>;
 }
 
@@ -30,8 +33,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { deps } = options;
   const http = deps.config.http;
   const stateless = options.stateless ?? http.stateless;
-  const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions });
+  const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions, maxSessionsPerKey: http.maxSessionsPerKey });
   const log = deps.log;
+  const pages = new PageCache();
   // Idle sessions are swept on a timer that never keeps the process alive.
   const sweeper = mcp.sessions ? setInterval(() => void mcp.sessions!.sweep(), Math.min(http.sessionIdleMs / 2, 60_000)) : undefined;
   (sweeper as { unref?: () => void } | undefined)?.unref?.();
@@ -77,7 +81,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const format = url.searchParams.get('format') === 'md' ? 'md' : 'html';
     // A public link's secret rides in ?share=: it is the only thing that opens a link-shared page.
     const secret = url.searchParams.get('share');
-    if (page) return servePage(deps, caller, page[0], page[1], format, secret);
+    if (page) return servePage(deps, caller, page[0], page[1], format, secret, pages);
     if (index) return serveLinkIndex(deps, caller, index, format, secret);
     let body: unknown;
     if (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT') {
@@ -91,6 +95,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   return {
     sessions: mcp.sessions,
+    get pages() {
+      return pages.stats;
+    },
     async fetch(request) {
       const refused = checkHostAndOrigin(http, request);
       if (refused) return json({ error: { code: 'FORBIDDEN', message: refused } }, 403);

@@ -3,7 +3,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BinderyDeps, Caller } from '../context';
 import { createBinderyServer } from '../server';
 import { rpcError } from './responses';
-import { SessionStore } from './sessions';
+import { SessionStore, type SessionLimits } from './sessions';
 
 export interface McpEndpoint {
   /** Handles one authenticated /mcp request; `body` is the parsed JSON of a POST. */
@@ -37,16 +37,19 @@ function createStatelessEndpoint(deps: BinderyDeps): McpEndpoint {
 }
 
 /** Stateful: one server per Mcp-Session-Id, bound to the key's user, freed when idle or on DELETE. */
-function createSessionEndpoint(deps: BinderyDeps, idleMs: number, maxSessions: number): McpEndpoint {
+function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'now'>): McpEndpoint {
   const now = deps.clock ?? (() => Date.now());
-  const sessions = new SessionStore(idleMs, maxSessions, now);
+  const sessions = new SessionStore({ ...limits, now });
 
   async function open(request: Request, caller: Caller, body: unknown): Promise<Response> {
+    // Room is made (or refused) before any server is built, so a flood costs the flooder only.
+    const admission = sessions.admit(caller.id);
+    if (!admission.ok) return rpcError(admission.status, -32000, admission.message, { 'Retry-After': String(admission.retryAfterSeconds) });
     const server = createBinderyServer(deps, { caller });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       enableJsonResponse: true,
-      onsessioninitialized: (id): Promise<void> => sessions.add({ id, callerId: caller.id, server, transport, lastSeen: now(), inFlight: 1 }),
+      onsessioninitialized: (id) => admission.register({ id, callerId: caller.id, server, transport, lastSeen: now(), inFlight: 1 }),
       onsessionclosed: (id) => void sessions.end(id),
     });
     transport.onclose = () => {
@@ -62,6 +65,7 @@ function createSessionEndpoint(deps: BinderyDeps, idleMs: number, maxSessions: n
         session.inFlight--;
         session.lastSeen = now();
       } else {
+        admission.release();
         await server.close().catch(() => {});
       }
     }
@@ -92,8 +96,8 @@ function createSessionEndpoint(deps: BinderyDeps, idleMs: number, maxSessions: n
 }
 
 /** The /mcp endpoint, stateless (server per request, eager) or with sessions. */
-export function createMcpEndpoint(deps: BinderyDeps, opts: { stateless: boolean; idleMs: number; maxSessions: number }): McpEndpoint {
-  const inner = opts.stateless ? createStatelessEndpoint(deps) : createSessionEndpoint(deps, opts.idleMs, opts.maxSessions);
+export function createMcpEndpoint(deps: BinderyDeps, opts: { stateless: boolean; idleMs: number; maxSessions: number; maxSessionsPerKey: number }): McpEndpoint {
+  const inner = opts.stateless ? createStatelessEndpoint(deps) : createSessionEndpoint(deps, { idleMs: opts.idleMs, max: opts.maxSessions, perKey: opts.maxSessionsPerKey });
   return {
     sessions: inner.sessions,
     close: () => inner.close(),

@@ -1,12 +1,13 @@
 import type { LinkScope } from '../../db/store/access';
-import { readableBindingVersion, type BindingVersionRow } from '../../db/store/bindings';
-import { bindingIdBySlug } from '../../db/store/slugs';
+import { versionContent, type BindingVersionRow } from '../../db/store/bindings';
+import { readableBindingBySlug } from '../../db/store/slugs';
 import { findSpace } from '../../db/store/users';
 import { bindingUrls } from '../budget/tier';
 import type { BinderyDeps, Caller } from '../context';
 import { isLinkSecret, sha256Hex } from '../ids';
 import { ANONYMOUS } from './auth';
-import { escapeHtml, renderMarkdown } from './markdown';
+import { escapeHtml } from './markdown';
+import type { PageCache } from './page-cache';
 import { freshCounts } from '../services/counts';
 
 /** No script, frame, form or plugin may come from a page; inline styles only. */
@@ -53,7 +54,9 @@ export async function linkScope(secret: string | null | undefined): Promise<Link
 /**
  * GET /@space/slug: the current version as HTML, or its Markdown with `?format=md`. Readable by its
  * owner and user-share holders (by key), by anyone for a public space, and through a public link only
- * with that link's secret (`secret`, from `?share=`); anything else is the one 404.
+ * with that link's secret (`secret`, from `?share=`); anything else is the one 404, reached through the
+ * same query whether the binding is missing or hidden (their timing must not tell them apart).
+ * The HTML of a version is rendered once and then served from `cache`.
  */
 export async function servePage(
   deps: BinderyDeps,
@@ -61,13 +64,15 @@ export async function servePage(
   space: string,
   slug: string,
   format: 'html' | 'md',
-  secret?: string | null,
+  secret: string | null | undefined,
+  cache: PageCache,
 ): Promise<Response> {
-  const reader = caller ?? ANONYMOUS;
-  const id = await bindingIdBySlug(deps.db, space, slug);
   const links = await linkScope(secret);
-  const row = id ? await readableBindingVersion(deps.db, reader.id, id, { withContent: true, links }) : undefined;
-  if (!row || row.content === undefined) return pageNotFound(format);
+  // One query, no row alike for missing and hidden; the content is read only once the row is known to
+  // be readable (and for HTML only when the version's page is not cached).
+  const row = await readableBindingBySlug(deps.db, (caller ?? ANONYMOUS).id, space, slug, links);
+  if (!row) return pageNotFound(format);
+  // The page shows the content's token count: counts made under other settings are recounted.
   await freshCounts(deps, [row]);
   // Shared caches may keep only what a public space shows to everyone: a page readable through a
   // public link must stop being served the moment the link is revoked, and its address is a secret.
@@ -81,12 +86,14 @@ export async function servePage(
     // The address of a link-shared page is its key: images and links in the content must not receive it.
     'Referrer-Policy': 'no-referrer',
   };
-  if (format === 'md') return new Response(row.content, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
+  const content = async () => (await versionContent(deps.db, row.bindingId, row.number)) ?? '';
+  if (format === 'md') return new Response(await content(), { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
+  const body = await cache.html(row.versionId, content);
   const linkSecret = links === 'none' ? undefined : secret!;
-  return new Response(pageHtml(row, deps.config.publicUrl, linkSecret), { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+  return new Response(pageHtml(row, body, deps.config.publicUrl, linkSecret), { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
 }
 
-function pageHtml(row: BindingVersionRow, publicBase: string, linkSecret: string | undefined): string {
+function pageHtml(row: BindingVersionRow, body: string, publicBase: string, linkSecret: string | undefined): string {
   // The Markdown link carries the secret the page was opened with, so it opens for the same reader.
   const { textUrl: plain } = bindingUrls(publicBase, row.spaceSlug, row.bindingSlug);
   const textUrl = linkSecret ? `${plain}&share=${linkSecret}` : plain;
@@ -95,13 +102,13 @@ function pageHtml(row: BindingVersionRow, publicBase: string, linkSecret: string
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(row.name)} · @${escapeHtml(row.spaceSlug)}</title>
-<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}.summary{font-size:1.05rem}pre{overflow:auto;background:#f5f5f5;padding:.75rem}code{background:#f5f5f5}hr{border:0;border-top:1px solid #ddd}</style>
+<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}.summary{font-size:1.05rem}pre{overflow:auto;background:#f5f5f5;padding:.75rem}pre.source{white-space:pre-wrap}code{background:#f5f5f5}hr{border:0;border-top:1px solid #ddd}.note{background:#fff8e1;padding:.5rem .75rem}</style>
 </head><body>
 <header><p class="meta">@${escapeHtml(row.spaceSlug)} · <a href="${escapeHtml(textUrl)}">Markdown</a></p>
 <h1>${escapeHtml(row.name)}</h1>
 <p class="meta">Version ${row.number} · ${new Date(row.createdAt).toISOString().slice(0, 10)} · ${escapeHtml(provenance)} · ${row.contentTokenCount} tokens</p>
 <p class="summary">${escapeHtml(row.summary)}</p>${points}</header>
 <hr><main>
-${renderMarkdown(row.content!)}</main></body></html>
+${body}</main></body></html>
 `;
 }

@@ -1,18 +1,13 @@
 import { z } from 'zod';
-import { listBindingRows, ftsQuery, searchBindingRows } from '../../db/store/search';
 import type { BindingVersionRow } from '../../db/store/bindings';
 import { tierObject, type Tier } from '../budget/tier';
-import type { BinderyDeps, Caller, Provenance } from '../context';
-import { paginate, readCursor } from '../cursor';
-import { fail } from '../errors';
-import { createBinding, deleteBinding, readBinding, resolveSpace, updateBinding, type CoreDeps } from '../services/bindings';
-import { content, keyPoints, name, spaceRef, summary, tierSchema } from '../tools/schema';
+import type { BinderyDeps, Caller } from '../context';
+import { createBinding, deleteBinding, updateBinding, type CoreDeps } from '../services/bindings';
+import { content, keyPoints, name, spaceRef, summary } from '../tools/schema';
 import { errorResponse, json } from './responses';
 import { handleSets } from './rest-sets';
+import { callTool, HUMAN, restContext } from './rest-tools';
 import { parseInput } from './validate';
-
-/** REST writes are made by people and scripts (CONTRACT §3). */
-const HUMAN: Provenance = { source: 'human', model: null };
 
 const createInput = z.strictObject({ space: spaceRef().optional(), name: name(), content: content(), summary: summary(), keyPoints: keyPoints().optional() });
 const updateInput = z.strictObject({
@@ -22,14 +17,20 @@ const updateInput = z.strictObject({
   keyPoints: keyPoints().optional(),
   expectedVersion: z.number().int().min(1, { message: 'must be 1 or more' }).optional(),
 });
+/** Query strings are text: numbers are read here, everything else is checked by the tool that answers. */
+const count = z.coerce.number({ message: 'must be a number' });
 const listQuery = z.strictObject({
-  q: z.string().trim().min(1).max(500).optional(),
-  space: spaceRef().optional(),
-  tier: tierSchema.default('1'),
-  limit: z.coerce.number().int().min(1, { message: 'must be from 1 to 100' }).max(100, { message: 'must be from 1 to 100' }).default(20),
-  cursor: z.string().max(2000).optional(),
+  q: z.string().optional(),
+  space: z.string().optional(),
+  tier: z.string().optional(),
+  limit: count.optional(),
+  maxTokens: count.optional(),
+  cursor: z.string().optional(),
 });
-const readQuery = z.strictObject({ tier: tierSchema.default('1'), version: z.coerce.number().int().min(1).optional() });
+const readQuery = z.strictObject({ tier: z.string().optional(), version: count.optional(), cursor: z.string().optional() });
+
+/** search_bindings pages at most this many hits; a larger REST limit is read as this (the cursor goes on). */
+const SEARCH_LIMIT = 50;
 
 const parse = parseInput;
 
@@ -37,24 +38,12 @@ function view(row: BindingVersionRow, tier: Tier, deps: CoreDeps) {
   return tierObject(row, tier, deps.config.publicUrl, tier === '2' ? row.content : undefined);
 }
 
-async function withContent(deps: CoreDeps, caller: Caller, rows: BindingVersionRow[], tier: Tier): Promise<BindingVersionRow[]> {
-  if (tier !== '2') return rows;
-  return Promise.all(rows.map((r) => readBinding(deps, caller, r.bindingId, { withContent: true })));
-}
-
-async function list(deps: CoreDeps, caller: Caller, query: z.output<typeof listQuery>) {
-  const space = query.space ? await resolveSpace(deps, caller, query.space) : query.q ? undefined : await resolveSpace(deps, caller);
-  const scope = `rest:${query.q ?? ''}:${space?.id ?? '*'}:${query.limit}`;
-  const offset = await readCursor(deps.db, query.cursor, scope);
-  const opts = { userId: caller.id, spaceId: space?.id, offset, limit: query.limit };
-  let found: { rows: BindingVersionRow[]; total: number };
-  if (query.q) {
-    const match = ftsQuery(query.q);
-    if (!match) throw fail.invalid('q', 'must contain at least one letter or digit');
-    found = await searchBindingRows(deps.db, match, opts);
-  } else found = await listBindingRows(deps.db, opts);
-  const rows = await withContent(deps, caller, found.rows, query.tier);
-  return { results: rows.map((r) => view(r, query.tier, deps)), pagination: await paginate(deps.db, scope, offset, rows.length, found.total) };
+/** GET /api/bindings: list_bindings, or search_bindings with `q`: the tools' pages, caps and cursors. */
+function list(deps: BinderyDeps, caller: Caller, query: z.output<typeof listQuery>) {
+  const ctx = restContext(deps, caller);
+  const { q, limit, ...rest } = query;
+  if (q === undefined) return callTool(ctx, 'list_bindings', { ...rest, limit: limit ?? 20 });
+  return callTool(ctx, 'search_bindings', { ...rest, query: q, limit: Math.min(limit ?? 20, SEARCH_LIMIT) });
 }
 
 /**
@@ -68,20 +57,16 @@ export async function handleRest(deps: BinderyDeps, caller: Caller, request: Req
   const method = request.method;
   try {
     if (parts[0] === 'me' && parts.length === 1 && method === 'GET') return json({ id: caller.id, handle: caller.handle });
-    if (parts[0] === 'sets' && parts.length <= 2) return await handleSets(core, caller, method, parts[1], query, body);
+    if (parts[0] === 'sets' && parts.length <= 2) return await handleSets(deps, caller, method, parts[1], query, body);
     if (parts[0] !== 'bindings' || parts.length > 2) return json({ error: { code: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` } }, 404);
     const id = parts[1];
-    if (!id && method === 'GET') return json(await list(core, caller, parse(listQuery, query)));
+    if (!id && method === 'GET') return json(await list(deps, caller, parse(listQuery, query)));
     if (!id && method === 'POST') {
       const input = parse(createInput, body);
       await deps.tokens.load();
       return json({ binding: view(await createBinding(core, caller, input, HUMAN), '1', core) }, 201);
     }
-    if (id && method === 'GET') {
-      const q = parse(readQuery, query);
-      const row = await readBinding(core, caller, id, { version: q.version, withContent: q.tier === '2' });
-      return json({ binding: view(row, q.tier, core) });
-    }
+    if (id && method === 'GET') return json(await callTool(restContext(deps, caller), 'get_binding', { id, ...parse(readQuery, query) }));
     if (id && method === 'PATCH') {
       const input = parse(updateInput, body);
       await deps.tokens.load();

@@ -2,12 +2,16 @@ import type { Caller, Provenance } from '../context';
 import { BinderyError, fail } from '../errors';
 import { newFence, newId } from '../ids';
 import type { TokenCounter } from '../tokens/counter';
+import { fenced } from '../budget/render';
 import { canComment, commentsCountedOtherwise, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments';
 import { readBinding, type CoreDeps } from './bindings';
 
-/** The comment body as a response shows it: trimmed, ending with one newline (its stored count is of this). */
-export function commentBodyBlock(body: string): string {
-  return `${body.trim()}\n`;
+/**
+ * The comment body as a response shows it: trimmed, between the comment's fence lines (its stored
+ * count is of this block), so a body cannot pass itself off as the next comment's header.
+ */
+export function commentBodyBlock(body: string, fence: string): string {
+  return fenced(body.trim(), fence);
 }
 
 /**
@@ -29,14 +33,15 @@ export async function addComment(
       throw fail.forbidden(`you may read binding ${input.id} but not comment on it; its owner can give you a share with permission "comment"`);
     }
     const id = newId('cmt');
+    const fence = newFence(body);
     const written = await insertComment(deps.db, {
       id,
       bindingId: binding.bindingId,
       version: input.version ?? null,
       body,
-      bodyTokenCount: deps.tokens.count(commentBodyBlock(body)),
+      bodyTokenCount: deps.tokens.count(commentBodyBlock(body, fence)),
       countsKey: commentCountsKey(deps),
-      fence: newFence(body),
+      fence,
       source: provenance.source,
       model: provenance.model,
       authorId: caller.id,
@@ -79,12 +84,12 @@ export async function freshCommentCounts<T extends { body: string; fence: string
   const stale = rows.filter((r) => r.countsKey !== key);
   if (stale.length === 0) return rows;
   await deps.tokens.load();
-  for (const r of stale) Object.assign(r, { bodyTokenCount: deps.tokens.count(commentBodyBlock(r.body)), countsKey: key });
+  for (const r of stale) Object.assign(r, { bodyTokenCount: deps.tokens.count(commentBodyBlock(r.body, r.fence)), countsKey: key });
   return rows;
 }
 
 /** Bump when commentBodyBlock changes. */
-export const COMMENT_RENDER_REVISION = 1;
+export const COMMENT_RENDER_REVISION = 2;
 
 /**
  * Recounts stored comment tokens counted for another tokenizer or rendering (servers at start-up and
@@ -99,7 +104,7 @@ export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
     after = rows[rows.length - 1]!.id;
     // Loaded only when there is something to recount: a database without comments never needs it.
     await deps.tokens.load();
-    await setCommentCounts(deps.db, key, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body)) })));
+    await setCommentCounts(deps.db, key, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body, r.fence)) })));
     done += rows.length;
   }
   return done;

@@ -1,6 +1,7 @@
 import type { BinderyConfig } from '../config';
 import type { TokenCounter } from '../tokens/counter';
-import { countBlocks, RENDER_REVISION, renderHead, type BlockCounts, type VersionFacts } from '../budget/tier';
+import { countBlocks, RENDER_REVISION, renderPreview, type BlockCounts, type VersionFacts } from '../budget/tier';
+import { fitCard } from '../budget/card-fit';
 import { contentsByVersionId } from '../../db/store/contents';
 import type { BinderyDb } from '../../db/types';
 
@@ -38,7 +39,7 @@ export async function freshCounts<T extends CountedRow>(deps: RecountDeps, rows:
     await deps.tokens.load();
     // Only the URL differs: the head block alone shows it, so only it is recounted, from stored facts.
     const full = missing.filter((r) => !sameButUrl(r.countsKey, key));
-    for (const r of missing) if (sameButUrl(r.countsKey, key)) remember(memo, memoKey(r), { ...r, headBlockTokens: deps.tokens.count(renderHead(r, deps.config.publicUrl)) });
+    for (const r of missing) if (sameButUrl(r.countsKey, key)) remember(memo, memoKey(r), { ...r, ...recountHead(deps, r) });
     const contents = await contentsByVersionId(deps.db, full.filter((r) => r.content === undefined).map((r) => r.versionId));
     for (const r of full) {
       const content = r.content ?? contents.get(r.versionId);
@@ -67,6 +68,17 @@ function pickCounts(c: Counts): Counts {
 /** Versions are immutable and slugs never change; the slugs are in the key all the same, as the head shows them. */
 function memoKey(r: CountedRow): string {
   return `${r.versionId}|${r.spaceSlug}|${r.bindingSlug}`;
+}
+
+/**
+ * The card of a version for a new public URL, from stored facts (no content read): the URL can move the
+ * card's cut, and the tier-1.5 block (which shows what the card leaves out, never the URL) is recounted
+ * only when it does.
+ */
+export function recountHead(deps: Omit<RecountDeps, 'db'>, v: VersionFacts & Pick<BlockCounts, 'headCut' | 'previewBlockTokens'>): Pick<Counts, 'headBlockTokens' | 'headCut' | 'previewBlockTokens'> {
+  const { headBlockTokens, headCut } = fitCard(v, deps.config.publicUrl, deps.tokens);
+  const previewBlockTokens = headCut === v.headCut ? v.previewBlockTokens : deps.tokens.count(renderPreview({ ...v, headCut }));
+  return { headBlockTokens, headCut, previewBlockTokens };
 }
 
 /** The counts of one version for this configuration, from its text. */

@@ -1,8 +1,7 @@
 import { and, eq, getTableColumns, gt, ne, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index';
 import { ensureUser } from '../../db/store/users';
-import { recount, renderKey, sameButUrl } from './counts';
-import { renderHead } from '../budget/tier';
+import { recount, recountHead, renderKey, sameButUrl } from './counts';
 import type { Caller } from '../context';
 import { newId, slugify } from '../ids';
 import type { CoreDeps } from './bindings';
@@ -35,7 +34,7 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
     await deps.tokens.load();
     const updates = rows.map(({ v, spaceSlug, bindingSlug }) => {
       const facts = { ...v, spaceSlug, bindingSlug };
-      const counts = sameButUrl(v.countsKey, key) ? { headBlockTokens: deps.tokens.count(renderHead(facts, deps.config.publicUrl)) } : recount(deps, facts, v.content);
+      const counts = sameButUrl(v.countsKey, key) ? recountHead(deps, facts) : recount(deps, facts, v.content);
       // Guarded by the id alone: versions are immutable, so the counts are right whatever key the row has now.
       return deps.db.update(versionsTable).set({ ...counts, countsKey: key }).where(eq(versionsTable.id, v.id));
     });

@@ -1,5 +1,5 @@
 import type { TokenCounter } from '../tokens/counter';
-import { countBlocks, takePreview } from '../budget/tier';
+import { countBlocks, HEAD_TOKEN_BOUND, takePreview, type BlockCounts } from '../budget/tier';
 import { newFence, newId, sha256Hex } from '../ids';
 import { fail } from '../errors';
 import type { VersionInsert } from '../../db/store/bindings';
@@ -36,6 +36,21 @@ function checkStorable(draft: VersionDraft): void {
 }
 
 /**
+ * Refuses a version that could not be read. The card is cut to HEAD_TOKEN_BOUND tokens whatever the
+ * fields hold, and a card within it leaves room for a tier-1 list, a tier-1.5 page and a tier-2 page
+ * under the smallest allowed response cap (1000), so under every BINDERY_MAX_RESPONSE_TOKENS: only a
+ * card whose fixed lines alone pass the bound (a huge BINDERY_PUBLIC_URL) is left to refuse, and that
+ * before anything is written.
+ */
+function checkReadable(blocks: BlockCounts, publicUrl: string): void {
+  if (blocks.headBlockTokens <= HEAD_TOKEN_BOUND) return;
+  throw fail.tooLarge(
+    'BINDERY_PUBLIC_URL',
+    `a tier-1 card must fit in ${HEAD_TOKEN_BOUND} tokens so every tier stays readable under any response cap, but with name, summary and model cut as far as they go this one is still ${blocks.headBlockTokens} tokens: its fixed lines (id, space, the ${publicUrl.length}-character public URL) are too long. Nothing was written; the server's operator must shorten BINDERY_PUBLIC_URL.`,
+  );
+}
+
+/**
  * Builds the row of a new version: preview, hashes and every token count, computed once here so no
  * read ever tokenizes stored text again.
  */
@@ -64,6 +79,7 @@ export async function buildVersionRow(
     createdAt: where.now,
   };
   const blocks = countBlocks(facts, draft.content, where.publicUrl, tokens);
+  checkReadable(blocks, where.publicUrl);
   return {
     id: newId('ver'),
     bindingId: where.bindingId,

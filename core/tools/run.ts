@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BinderyError, fail, toErrorResult } from '../errors';
-import { joinPieces } from '../tokens/doc';
+import { joinPieces, type Piece } from '../tokens/doc';
 import type { ToolContext } from '../context';
-import type { AnyTool } from './define';
+import type { AnyTool, ToolOutput } from './define';
 import { formatIssues } from './format-issues';
 
 export interface ToolRunObserver {
@@ -23,18 +23,8 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
   // never loads it for them); everything else loads it once, up front.
   if (!tool.storedTextOnly) await ctx.tokens.load();
   try {
-    const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) {
-      const { field, message } = formatIssues(parsed.error as z.ZodError);
-      throw new BinderyError('INVALID_INPUT', `${message} (tool ${tool.name})`, field);
-    }
-    const out = await tool.handler(parsed.data, ctx);
+    const { out, text, tokens } = await executeTool(tool, args, ctx);
     if (out.forward) return out.forward;
-    if (out.pieces.some((p) => p.tokens === undefined)) await ctx.tokens.load();
-    const { text, tokens } = joinPieces(out.pieces, ctx.tokens);
-    if (tokens > ctx.config.maxResponseTokens) {
-      throw fail.tooLarge('response', `would be ${tokens} tokens, over the ${ctx.config.maxResponseTokens}-token cap; ask for a lower tier, a smaller limit or a maxTokens budget`);
-    }
     // Without a declared figure, pieces with stored counts (binding blocks) are data and counted
     // framing is overhead; a text made only of framing lines is all data (e.g. a version list).
     const stored = out.pieces.reduce((n, p) => n + (p.tokens ?? 0), 0);
@@ -50,6 +40,32 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
   const tokens = (result._meta as { context: { response: { tokens: number } } }).context.response.tokens;
   observe?.(tool.name, { tokens, dataTokens: result.isError ? 0 : dataTokens, isError: !!result.isError, ms: ctx.now() - started });
   return result;
+}
+
+/**
+ * Validates arguments, runs the handler and joins its text, refusing a text over the response cap:
+ * what runTool does before shaping a result, and what REST runs to answer with the structured data.
+ * Failures are thrown as the typed errors the one mapper turns into results (or HTTP statuses).
+ */
+export async function executeTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<{ out: ToolOutput<unknown>; text: string; tokens: number }> {
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) {
+    const { field, message } = formatIssues(parsed.error as z.ZodError);
+    throw new BinderyError('INVALID_INPUT', `${message} (tool ${tool.name})`, field);
+  }
+  const out = await tool.handler(parsed.data, ctx);
+  if (out.forward) return { out, text: '', tokens: 0 };
+  return { out, ...(await cappedText(out.pieces, ctx)) };
+}
+
+/** The text of `pieces` and its exact tokens; a text over the response cap is a TOO_LARGE error. */
+export async function cappedText(pieces: readonly Piece[], ctx: Pick<ToolContext, 'tokens' | 'config'>): Promise<{ text: string; tokens: number }> {
+  if (pieces.some((p) => p.tokens === undefined)) await ctx.tokens.load();
+  const joined = joinPieces(pieces, ctx.tokens);
+  if (joined.tokens > ctx.config.maxResponseTokens) {
+    throw fail.tooLarge('response', `would be ${joined.tokens} tokens, over the ${ctx.config.maxResponseTokens}-token cap; ask for a lower tier, a smaller limit or a maxTokens budget`);
+  }
+  return joined;
 }
 
 /** An error as a tool result, through the one mapper, with its exact response tokens. */

@@ -73,7 +73,10 @@ describe('stdio server end to end', () => {
     const n = CONTENT.length - 500;
     const note = `(... truncated ${n} characters. Request tier 2 for full content.)`;
     expect(res.binding.contentPreview).toBe(`${CONTENT.slice(0, 500)}\n${note}`);
-    expect(textOf(res._result)).toContain(`${CONTENT.slice(0, 500)}\n${note}\n`);
+    // In the text the preview sits between its fence lines and the note follows the closing one.
+    const fence = textOf(res._result).match(/\nPreview:\n<content fence="([0-9a-f]{12,})">\n/)?.[1];
+    expect(fence).toBeString();
+    expect(textOf(res._result)).toContain(`<content fence="${fence}">\n${CONTENT.slice(0, 500)}\n</content fence="${fence}">\n${note}\n`);
     expect(res.binding.content).toBeUndefined();
   });
 

@@ -111,12 +111,12 @@ describe('bindery lock CLI (on a temporary lock file)', () => {
     const pass = cli('--check', '--file', file);
     expect(pass.code).toBe(0);
     expect(pass.out).toContain('matches the tool surface');
-  });
+  }, 30_000); // spawns the CLI several times: slow on a busy 2-core machine
 
   test('a broken lock file and bad arguments are reported', () => {
     writeFileSync(file, '{ nope');
     expect(cli('--check', '--file', file)).toMatchObject({ code: 1, err: expect.stringContaining('not valid JSON') });
     expect(cli('--frobnicate', '--file', file).code).toBe(2);
     expect(cli('--check', '--file').code).toBe(2);
-  });
+  }, 30_000); // spawns the CLI several times: slow on a busy 2-core machine
 });

@@ -16,6 +16,7 @@ import { setHelpTopic } from '../../core/services/help';
 import { isSafeSeam } from '../../core/tokens/doc';
 import { splitPages } from '../../core/budget/page';
 import { renderContent } from '../../core/budget/tier';
+import { newFence } from '../../core/ids';
 import type { TokenCounter } from '../../core/tokens/counter';
 import { contextOf, testCounter, textOf } from '../helpers';
 
@@ -451,9 +452,11 @@ describe('paging tier 2 content', () => {
     const tokens = await testCounter();
     await fc.assert(
       fc.property(hugeArb, fc.integer({ min: 100, max: 2_000 }), (content, pageTokens) => {
-        const pages = splitPages(content, pageTokens, tokens);
+        const fence = newFence(content);
+        const pages = splitPages(content, pageTokens, tokens, fence);
         expect(pages.join('')).toBe(content);
-        pages.forEach((p, i) => expect(exact(renderContent(p, { index: i + 1, count: pages.length }))).toBeLessThanOrEqual(Math.max(pageTokens, 64 + 20)));
+        // Below 64 tokens of text a page keeps 64, plus its fence lines (at most 12 hex digits each).
+        pages.forEach((p, i) => expect(exact(renderContent(p, fence, { index: i + 1, count: pages.length }))).toBeLessThanOrEqual(Math.max(pageTokens, 64 + 40)));
       }),
       { numRuns: 40 },
     );

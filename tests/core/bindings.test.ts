@@ -8,6 +8,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers';
+import { HEAD_TOKEN_BOUND } from '../../core/budget/tier';
 
 const reference = new Tiktoken(o200k);
 const tokensOf = (text: string) => reference.encode(text, [], []).length;
@@ -309,8 +310,8 @@ describe('search index stays in step with writes', () => {
   });
 });
 
-describe('a response cap smaller than one card', () => {
-  test('a write still answers success (never an error a retrying agent would repeat) and lists refuse instead of looping', async () => {
+describe('the smallest response cap and the densest card', () => {
+  test('a maximal CJK card is cut to its token bound, so the write shows it and lists list it (no refusal, no loop)', async () => {
     const small = await createTestWorld({ BINDERY_MAX_RESPONSE_TOKENS: '1000' });
     const client = await small.connect('dense');
     const dense = (n: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
@@ -318,14 +319,14 @@ describe('a response cap smaller than one card', () => {
     expect(made.isError).toBeFalsy();
     const id = (made.structuredContent as { binding: { id: string } }).binding.id;
     expect(textOf(made)).toContain(`Created ${id} (v1).`);
-    expect(textOf(made)).toContain('over the response cap');
+    expect(textOf(made)).toContain('at tier 1.5\n');
+    expect(contextOf(made).response.tokens).toBeLessThanOrEqual(HEAD_TOKEN_BOUND + 20);
     const updated = await call(client, 'update_binding', { id, content: dense(2100) });
     expect(updated.isError).toBeFalsy();
-    const listed = await call(client, 'list_bindings', {});
-    expect(listed.isError).toBe(true);
-    expect(textOf(listed)).toContain(`binding ${id} alone is`);
+    const listed = await ok(client, 'list_bindings', {});
+    expect(listed.results.map((r: { id: string }) => r.id)).toEqual([id]);
     const versions = await ok(client, 'list_versions', { id });
-    // Two versions exist (no duplicate write), shown a page at a time under the small cap.
+    // Two versions exist (no duplicate write).
     expect(versions.versions[0].version).toBe(2);
     expect(versions.pagination.total).toBe(2);
     small.close();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ensureCommentCounts } from '../../core/services/comments';
+import { commentBodyBlock, ensureCommentCounts } from '../../core/services/comments';
 import { contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers';
 
 let world: TestWorld;
@@ -111,7 +111,10 @@ describe('comments', () => {
     expect(contextOf(a._result).agentMeta).toEqual({ source: 'llm', model: 'claude-code 1.0.0' });
     const b = await ok(bob, 'add_comment', { id: doc, body: 'v1 had a typo', version: 1, model: 'opus-test' });
     expect(b.comment).toMatchObject({ version: 1, model: 'opus-test', author: '@bob' });
-    expect(b.comment.bodyTokenCount).toBe(world.tokens.count('v1 had a typo\n'));
+    // The stored count is of the body as shown: between its comment's fence lines.
+    const fence = textOf(b._result).match(/<content fence="([0-9a-f]+)">/)![1]!;
+    expect(textOf(b._result)).toContain(`<content fence="${fence}">\nv1 had a typo\n</content fence="${fence}">\n`);
+    expect(b.comment.bodyTokenCount).toBe(world.tokens.count(`<content fence="${fence}">\nv1 had a typo\n</content fence="${fence}">\n`));
   });
 
   test('bad comments write nothing', async () => {
@@ -159,8 +162,8 @@ describe('comments', () => {
     await ok(alice, 'list_comments', { id: doc });
     expect(await ensureCommentCounts(deps)).toBeGreaterThan(0);
     expect(await ensureCommentCounts(deps)).toBe(0);
-    const rows = await world.db.all<{ body: string; n: number }>(sql`SELECT body, body_token_count AS n FROM comments`);
-    for (const r of rows) expect(r.n).toBe(world.tokens.count(`${r.body}\n`));
+    const rows = await world.db.all<{ body: string; fence: string; n: number }>(sql`SELECT body, fence, body_token_count AS n FROM comments`);
+    for (const r of rows) expect(r.n).toBe(world.tokens.count(commentBodyBlock(r.body, r.fence)));
     // The listing's exact-count check in `ok` (via `call`) holds again.
     await ok(alice, 'list_comments', { id: doc });
   });

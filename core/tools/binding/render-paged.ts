@@ -1,6 +1,6 @@
 import type { BindingVersionRow } from '../../../db/store/bindings';
-import { renderContent, renderHead, type Tier } from '../../budget/tier';
-import { splitPages } from '../../budget/page';
+import { renderContent, renderHead, tierObject, type Tier } from '../../budget/tier';
+import { splitPages, splitPreviewPages } from '../../budget/page';
 import { readCursor, issueCursor } from '../../cursor';
 import type { ToolContext } from '../../context';
 import { line, type Piece } from '../../tokens/doc';
@@ -8,12 +8,13 @@ import { fail } from '../../errors';
 import { bindingAt, facts, type BindingView } from '../views';
 import { freshCounts } from '../../services/counts';
 
-/** Room left for framing when a tier-2 answer must be paged. */
+/** Room left for framing when a tier-1.5 or tier-2 answer must be paged. */
 const PAGE_MARGIN = 200;
 
 /**
- * A binding at a tier for a single-binding read. Tier 2 content whose block would pass the response
- * cap comes in pages, each with the cursor to the next: never cut silently.
+ * A binding at a tier for a single-binding read. A tier-1.5 or tier-2 answer that would pass the
+ * response cap comes in pages, each the card plus a part of the block, with the cursor to the next:
+ * never cut silently. With the card within HEAD_TOKEN_BOUND, every cap leaves room for a page.
  */
 export async function renderBindingAtTier(
   row: BindingVersionRow,
@@ -22,26 +23,32 @@ export async function renderBindingAtTier(
   cursor?: string,
 ): Promise<{ pieces: Piece[]; view: BindingView }> {
   await freshCounts(ctx, [row]);
-  const whole = row.headBlockTokens + row.contentBlockTokens + PAGE_MARGIN;
-  if (tier !== '2' || whole <= ctx.config.maxResponseTokens) {
+  const block = tier === '2' ? row.contentBlockTokens : tier === '1.5' ? row.previewBlockTokens : 0;
+  const margin = tier === '2' ? PAGE_MARGIN : 0;
+  if (tier === '1' || row.headBlockTokens + block + margin <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this binding is not paged at this tier; omit cursor');
     return bindingAt(row, tier, ctx);
   }
-  const scope = `page:${row.bindingId}:${row.number}`;
   await ctx.tokens.load();
   const pageTokens = ctx.config.maxResponseTokens - row.headBlockTokens - PAGE_MARGIN;
-  const pages = splitPages(row.content!, pageTokens, ctx.tokens);
+  const pages =
+    tier === '2'
+      ? splitPages(row.content!, pageTokens, ctx.tokens, row.fence).map((text, i, all) => ({ text, block: renderContent(text, row.fence, { index: i + 1, count: all.length }) }))
+      : splitPreviewPages(facts(row), pageTokens, ctx.tokens).map((block) => ({ text: undefined, block }));
+  const scope = `page${tier === '2' ? '' : '1.5'}:${row.bindingId}:${row.number}`;
   const index = await readCursor(ctx.db, cursor, scope);
   if (index >= pages.length) throw fail.invalid('cursor', 'points past the last page');
   const nextCursor = index + 1 < pages.length ? await issueCursor(ctx.db, { scope, offset: index + 1 }) : null;
-  const { view } = bindingAt({ ...row, content: undefined }, '1', ctx);
   const page = { index: index + 1, count: pages.length };
+  const base = ctx.config.publicUrl;
+  const whole = tierObject(facts(row), tier === '2' ? '1' : '1.5', base);
+  const view = { ...whole, tier, ...(tier === '2' ? { content: pages[index]!.text } : {}), page: { ...page, nextCursor } } as BindingView;
   return {
     pieces: [
-      { text: renderHead(facts(row), ctx.config.publicUrl), tokens: row.headBlockTokens },
-      { text: renderContent(pages[index]!, page) },
-      line(nextCursor ? `Page ${page.index} of ${page.count}. Next page: get_binding with cursor "${nextCursor}".` : `Page ${page.index} of ${page.count} (last).`),
+      { text: renderHead(facts(row), base), tokens: row.headBlockTokens },
+      { text: pages[index]!.block },
+      line(nextCursor ? `Page ${page.index} of ${page.count}. Next page: the same call with cursor "${nextCursor}".` : `Page ${page.index} of ${page.count} (last).`),
     ],
-    view: { ...view, tier: '2', content: pages[index]!, page: { ...page, nextCursor } },
+    view,
   };
 }

@@ -22,9 +22,10 @@ export const addCommentTool = defineTool({
   bound: { kind: 'tokens', maxTokens: 1_200 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async handler(args, ctx) {
-    const view = toCommentView(await addComment(ctx, ctx.caller, args, ctx.provenance(args.model)));
+    const row = await addComment(ctx, ctx.caller, args, ctx.provenance(args.model));
+    const view = toCommentView(row);
     return {
-      pieces: [line(`Added comment ${view.id} to ${view.bindingId}.`), ...commentPieces(view)],
+      pieces: [line(`Added comment ${view.id} to ${view.bindingId}.`), ...commentPieces(view, row.fence)],
       data: { comment: view },
       meta: { agentMeta: { source: view.source, model: view.model } },
     };

@@ -31,11 +31,11 @@ export function toCommentView(r: CommentListRow): CommentView {
   };
 }
 
-/** A comment as text: a framing line, then the body with its stored count. */
-export function commentPieces(v: CommentView): Piece[] {
+/** A comment as text: a framing line, then the fenced body with its stored count. */
+export function commentPieces(v: CommentView, fence: string): Piece[] {
   const prov = v.model ? `${v.source}/${v.model}` : v.source;
   return [
     line(`#### ${v.id} · ${v.author} · ${prov} · ${v.createdAt.slice(0, 16).replace('T', ' ')}${v.version ? ` · on v${v.version}` : ''}`),
-    { text: commentBodyBlock(v.body), tokens: v.bodyTokenCount },
+    { text: commentBodyBlock(v.body, fence), tokens: v.bodyTokenCount },
   ];
 }

@@ -36,7 +36,7 @@ export const listCommentsTool = defineTool({
     // Long comments can pass the response cap before `limit` does: the page then ends early and the
     // cursor continues from the first comment left out. Bodies have stored counts; only framing is counted.
     const all = rows.map(toCommentView);
-    const kept = groupsUnderCap(pieces, all.map(commentPieces), ctx);
+    const kept = groupsUnderCap(pieces, all.map((v, i) => commentPieces(v, rows[i]!.fence)), ctx);
     const comments: CommentView[] = all.slice(0, kept.length);
     pieces.push(...kept.flat());
     const pagination = await paginate(ctx.db, scope, offset, comments.length, total);
