@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import { createDatabase, migrate, type BinderyDb } from '../../db/index';
 import { createBinderyServer, parseConfig } from '../../core/index';
 import { ensureCaller } from '../../core/services/prepare';
-import { testCounter } from '../helpers';
+import { afterAll } from 'bun:test';
+import { createTestWorld, testCounter, type TestWorld } from '../helpers';
 
 /** The error code of a tool result (`_meta.context.error.code`), or `OK`. */
 export function codeOf(result: CallToolResult): string {
@@ -29,6 +30,19 @@ export async function afterMicrotasks<T>(n: number, fn: () => Promise<T>): Promi
 }
 
 /** 0, 1, …, n-1. */
+/** A fresh in-memory world, closed when the test file ends. */
+export async function world(): Promise<TestWorld> {
+  return track(await createTestWorld());
+}
+
+/** Closes `w` when the test file ends. */
+export function track<T extends { close(): void }>(w: T): T {
+  worlds.push(w);
+  return w;
+}
+const worlds: { close(): void }[] = [];
+afterAll(() => worlds.forEach((w) => w.close()));
+
 export const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 /** One number from a `SELECT count(*) AS n …`. */

@@ -1,26 +1,18 @@
 // Write races outside bindings (issue 8, item 3): spaces, users, shares, sets, comments, keys and the
 // REST face of the binding writes. No race is ever answered INTERNAL (HTTP 500), no refused write
 // leaves a row behind, and a write that happened is answered as written.
-import { afterAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { ensureCaller } from '../../core/services/prepare';
 import { callerForKey, createApiKey } from '../../core/http/auth';
 import { handleRest } from '../../core/http/rest';
 import { revokeApiKey } from '../../db/store/api-keys';
-import { call, createTestWorld, ok, textOf, type TestWorld } from '../helpers';
+import { call, ok, textOf } from '../helpers';
 import { createSpace } from '../../core/services/spaces';
 import { deleteBinding } from '../../core/services/bindings';
 import { importDocument } from '../../core/services/import';
-import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range } from './race-helpers';
+import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers';
 
-const worlds: { close(): void }[] = [];
-afterAll(() => worlds.forEach((w) => w.close()));
-
-async function world(): Promise<TestWorld> {
-  const w = await createTestWorld();
-  worlds.push(w);
-  return w;
-}
 
 describe('spaces and users', () => {
   test('create_space with one slug at once: one OK, the others CONFLICT naming slug', async () => {
@@ -64,7 +56,7 @@ describe('spaces and users', () => {
 
   test('two connections on one file: ensureCaller and create_space races', async () => {
     const w = await createTwoHandleWorld();
-    worlds.push(w);
+    track(w);
     // Lock contention is the embedded client's to wait out; a SQLITE_BUSY here would be its failure.
     const callers = await Promise.all(range(6).map((i) => ensureCaller({ db: w.dbs[i % 2]!, now: () => Date.now() }, 'twin')));
     expect(new Set(callers.map((c) => c.id)).size).toBe(1);

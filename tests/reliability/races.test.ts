@@ -2,21 +2,13 @@
 // write's batch, so a racing writer is either written and told so, or told why and wrote nothing.
 // Driven with many concurrent MCP calls on one in-memory database, and with two database handles
 // on one file (two real connections).
-import { afterAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { BinderyDb } from '../../db/index';
-import { call, createTestWorld, ok, type TestWorld } from '../helpers';
-import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range } from './race-helpers';
+import { call, ok } from '../helpers';
+import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers';
 
-const worlds: { close(): void }[] = [];
-afterAll(() => worlds.forEach((w) => w.close()));
-
-async function world(): Promise<TestWorld> {
-  const w = await createTestWorld();
-  worlds.push(w);
-  return w;
-}
 
 const versionsOf = (db: BinderyDb, id: string) => countOf(db, sql`SELECT count(*) AS n FROM versions WHERE binding_id = ${id}`);
 const ftsRowsOf = (db: BinderyDb, id: string) => countOf(db, sql`SELECT count(*) AS n FROM bindings_fts WHERE binding_id = ${id}`);
@@ -78,7 +70,7 @@ describe('update_binding racing delete_binding', () => {
 
   test('two connections on one file: same rule', async () => {
     const w = await createTwoHandleWorld();
-    worlds.push(w);
+    track(w);
     const one = await w.connect(0, 'alice');
     const two = await w.connect(1, 'alice');
     // The two connections contend for the write lock: the embedded client waits on it (busy timeout,
@@ -146,7 +138,7 @@ describe('create_binding with one name at once', () => {
 
   test('two connections on one file: 2 × 10 concurrent creates all succeed with distinct slugs name … name-20', async () => {
     const w = await createTwoHandleWorld();
-    worlds.push(w);
+    track(w);
     const one = await w.connect(0, 'alice');
     const two = await w.connect(1, 'alice');
     // Contention for the write lock is the embedded client's to wait out (a SQLITE_BUSY would be
