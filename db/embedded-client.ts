@@ -1,15 +1,7 @@
 import Database from 'libsql';
-import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Row, type Transaction, type TransactionMode } from '@libsql/client';
+import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client';
 import { isBusy, sleepSync, withBusyRetry, type BusyPolicy } from './busy';
-
-type Conn = InstanceType<typeof Database>;
-type Statement = ReturnType<Conn['prepare']>;
-interface Cached {
-  stmt: Statement;
-  returnsData: boolean;
-  columns: string[];
-  columnTypes: string[];
-}
+import { CACHEABLE, exec, mapError, prepareOnce, READ_ONLY, runStatement, SCHEMA_CHANGE, sqlOf, type Cached, type Conn, type Statement } from './embedded-statements';
 
 export interface EmbeddedClientOptions {
   /** Milliseconds SQLite itself waits on a locked file before answering SQLITE_BUSY (blocks the thread). */
@@ -162,7 +154,7 @@ export class EmbeddedClient implements Client {
       done();
       throw err;
     }
-    return new EmbeddedTransaction(db, (s) => runStatement(db, prepareOnce(db, sqlOf(s)), s), done);
+    return new EmbeddedTransaction(db, (s) => runStatement(prepareOnce(db, sqlOf(s)), s), done);
   }
 
   async sync(): Promise<never> {
@@ -220,7 +212,7 @@ export class EmbeddedClient implements Client {
   #run(stmt: InStatement): ResultSet {
     const sql = sqlOf(stmt);
     if (!CACHEABLE.test(sql)) {
-      const result = runStatement(this.#db, prepareOnce(this.#db, sql), stmt);
+      const result = runStatement(prepareOnce(this.#db, sql), stmt);
       if (SCHEMA_CHANGE.test(sql)) this.#resetCache();
       return result;
     }
@@ -234,7 +226,7 @@ export class EmbeddedClient implements Client {
       if (this.#cache.size >= this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
     }
     this.#cache.set(sql, cached);
-    return runStatement(this.#db, cached, stmt);
+    return runStatement(cached, stmt);
   }
 }
 
@@ -292,129 +284,4 @@ class EmbeddedTransaction implements Transaction {
     this.closed = true;
     this.done();
   }
-}
-
-/** Plain data statements are cached; transaction control, pragmas and DDL are not. */
-const CACHEABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
-const SCHEMA_CHANGE = /^\s*(CREATE|ALTER|DROP)\b/i;
-const READ_ONLY = /^\s*(SELECT|WITH)\b/i;
-
-/** `exec` with errors shaped as `@libsql/client` shapes them. */
-function exec(db: Conn, sql: string): void {
-  try {
-    db.exec(sql);
-  } catch (err) {
-    throw mapError(err);
-  }
-}
-
-function sqlOf(stmt: InStatement): string {
-  return typeof stmt === 'string' ? stmt : stmt.sql;
-}
-
-function prepareOnce(db: Conn, sql: string): Cached {
-  let stmt: Statement;
-  try {
-    stmt = db.prepare(sql);
-  } catch (err) {
-    throw mapError(err);
-  }
-  let returnsData = true;
-  try {
-    stmt.raw(true);
-  } catch {
-    // raw() throws for a statement that returns no rows
-    returnsData = false;
-  }
-  const cols = returnsData ? (stmt.columns() as { name: string; type: string | null }[]) : [];
-  return { stmt, returnsData, columns: cols.map((c) => c.name), columnTypes: cols.map((c) => c.type ?? '') };
-}
-
-function refreshColumns(c: Cached): void {
-  const cols = c.stmt.columns() as { name: string; type: string | null }[];
-  c.columns = cols.map((col) => col.name);
-  c.columnTypes = cols.map((col) => col.type ?? '');
-}
-
-function runStatement(_db: Conn, c: Cached, stmt: InStatement): ResultSet {
-  const args = typeof stmt === 'string' ? [] : toSqlArgs(stmt.args);
-  try {
-    c.stmt.safeIntegers(true);
-    if (c.returnsData) {
-      c.stmt.raw(true);
-      const values = c.stmt.all(args) as unknown[][];
-      // Another process changed the schema between our check and this step: SQLite re-prepared the
-      // statement, so read its columns again.
-      if (values.length > 0 && values[0]!.length !== c.columns.length) refreshColumns(c);
-      const rows = values.map((r) => toRow(r, c.columns));
-      return resultSet(c.columns, c.columnTypes, rows, 0, undefined);
-    }
-    const info = c.stmt.run(args) as { changes: number; lastInsertRowid: number | bigint };
-    return resultSet([], [], [], info.changes, BigInt(info.lastInsertRowid));
-  } catch (err) {
-    throw mapError(err);
-  }
-}
-
-function resultSet(columns: string[], columnTypes: string[], rows: Row[], rowsAffected: number, lastInsertRowid: bigint | undefined): ResultSet {
-  return {
-    columns,
-    columnTypes,
-    rows,
-    rowsAffected,
-    lastInsertRowid,
-    toJSON: () => ({ columns, columnTypes, rows: rows.map((r) => Array.from(r as ArrayLike<unknown>)), rowsAffected, lastInsertRowid: lastInsertRowid?.toString() ?? null }),
-  };
-}
-
-/** A row as `@libsql/client` shapes it: indexable by position (hidden) and by column name. */
-function toRow(values: unknown[], columns: string[]): Row {
-  const row: Record<string | number, unknown> = {};
-  Object.defineProperty(row, 'length', { value: values.length });
-  for (let i = 0; i < values.length; i++) {
-    const value = fromSql(values[i]);
-    Object.defineProperty(row, i, { value });
-    const column = columns[i]!;
-    if (!Object.hasOwn(row, column)) row[column] = value;
-  }
-  return row as unknown as Row;
-}
-
-function fromSql(value: unknown): unknown {
-  if (typeof value === 'bigint') {
-    if (value < Number.MIN_SAFE_INTEGER || value > Number.MAX_SAFE_INTEGER) throw new RangeError('Received integer which cannot be safely represented as a JavaScript number');
-    return Number(value);
-  }
-  if (value instanceof Uint8Array) return value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
-  return value;
-}
-
-function toSqlArgs(args: InArgs | undefined): unknown[] | Record<string, unknown> {
-  if (args === undefined) return [];
-  if (Array.isArray(args)) return args.map(toSql);
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) out[/^[@$:]/.test(name) ? name.slice(1) : name] = toSql(value);
-  return out;
-}
-
-function toSql(value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError('Only finite numbers (not Infinity or NaN) can be passed as arguments');
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (value instanceof Date) return value.valueOf();
-  if (value === undefined) throw new TypeError('undefined cannot be passed as argument to the database');
-  return value;
-}
-
-const BASE_CODES: Record<number, string> = { 1: 'SQLITE_ERROR', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL', 14: 'SQLITE_CANTOPEN', 17: 'SQLITE_SCHEMA', 19: 'SQLITE_CONSTRAINT', 26: 'SQLITE_NOTADB' };
-
-/** libsql's SqliteError → LibsqlError with the base code, as `@libsql/client` reports it. */
-function mapError(err: unknown): unknown {
-  if (err instanceof LibsqlError) return err;
-  const e = err as { code?: string; rawCode?: number; message?: string };
-  if (e && typeof e === 'object' && typeof e.rawCode === 'number') {
-    const base = BASE_CODES[e.rawCode & 0xff] ?? `SQLITE_UNKNOWN_${e.rawCode & 0xff}`;
-    return new LibsqlError(String(e.message), base, e.code, e.rawCode, err instanceof Error ? err : undefined);
-  }
-  return err;
 }
