@@ -37,7 +37,7 @@ export async function freshCounts<T extends CountedRow>(deps: RecountDeps, rows:
   const missing = stale.filter((r) => !memo.has(memoKey(r)));
   if (missing.length > 0) {
     await deps.tokens.load();
-    // Only the URL differs: the head block alone shows it, so only it is recounted, from stored facts.
+    // Only the URL differs: only the card shows it, so only the card (and a tier-1.5 block whose cut moved) is recounted, from stored facts.
     const full = missing.filter((r) => !sameButUrl(r.countsKey, key));
     for (const r of missing) if (sameButUrl(r.countsKey, key)) remember(memo, memoKey(r), { ...r, ...recountHead(deps, r) });
     const contents = await contentsByVersionId(deps.db, full.filter((r) => r.content === undefined).map((r) => r.versionId));
