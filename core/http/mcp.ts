@@ -36,6 +36,23 @@ function createStatelessEndpoint(deps: BinderyDeps): McpEndpoint {
   };
 }
 
+/**
+ * The SDK (1.32.2) leaks one entry per answered request on a session in JSON-response mode: it
+ * resolves the HTTP response but never runs that stream's cleanup, so a session holds every request's
+ * closures (and through them its Request and Response) until it ends — about 4 KB a call, hundreds
+ * of MB for a server that runs for weeks. After each exchange the entries no pending request maps to
+ * are released. This reaches into the transport's private maps, of our own transport objects only
+ * (named in the README); tests/reliability/session-memory.test.ts fails if it goes inert.
+ */
+export function releaseAnsweredStreams(transport: WebStandardStreamableHTTPServerTransport): void {
+  const t = transport as unknown as { _streamMapping?: Map<string, { resolveJson?: unknown }>; _requestToStreamMapping?: Map<unknown, string> };
+  const streams = t._streamMapping;
+  const pending = t._requestToStreamMapping;
+  if (!streams || !pending || streams.size === 0) return;
+  const live = new Set(pending.values());
+  for (const [id, stream] of streams) if (stream.resolveJson && !live.has(id)) streams.delete(id);
+}
+
 /** Stateful: one server per Mcp-Session-Id, bound to the key's user, freed when idle or on DELETE. */
 function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'now'>): McpEndpoint {
   const now = deps.clock ?? (() => Date.now());
@@ -62,6 +79,7 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
       // A refused initialize never registered a session: its server is dropped here.
       const session = transport.sessionId ? sessions.get(transport.sessionId) : undefined;
       if (session) {
+        releaseAnsweredStreams(transport);
         session.inFlight--;
         session.lastSeen = now();
       } else {
@@ -87,6 +105,7 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
       try {
         return await session.transport.handleRequest(request, { parsedBody: body });
       } finally {
+        releaseAnsweredStreams(session.transport);
         session.inFlight--;
         session.lastSeen = now();
       }
