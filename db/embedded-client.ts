@@ -175,7 +175,18 @@ export class EmbeddedClient implements Client {
     if (this.closed) return;
     this.closed = true;
     this.#cache.clear();
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    // Statements stay alive until garbage-collected, so SQLite may not see this as the last close and
+    // leave the WAL un-checkpointed: fold it into the main file now, so a cleanly closed database is
+    // whole in its one file (copyable as a backup). Best effort: another process may hold it.
+    if (!this.#memory) {
+      try {
+        this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // busy: the next close, or SQLite's automatic checkpoints, will do it
+      }
+    }
+    this.#db.close();
   }
 
   /** Prepared statements currently cached (for tests). */

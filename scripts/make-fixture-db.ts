@@ -64,7 +64,9 @@ await ok(alice, 'update_binding', { id: ids[0], summary: 'Summary 1, third versi
 await ok(alice, 'delete_binding', { id: ids[5] });
 const set = (await ok(alice, "create_set", { name: "Fixture set", bindingIds: ids.slice(0, 4) })).set;
 await ok(alice, 'edit_set_items', { id: set.id, add: [{ bindingId: ids[4], version: 1 }] });
-await ok(alice, 'create_share', { target: ids[0], user: 'bob', permission: 'comment' });
+const toBob = await ok(alice, 'create_share', { target: ids[0], user: 'bob', permission: 'comment' });
+// Releases with share acceptance: bob accepts, so the share is in his default scope as in 0.1.0.
+if (toBob.share?.accepted === false) await ok(bob, 'create_share', { accept: toBob.share.id });
 await ok(alice, 'create_share', { target: ids[2], public: true, permission: 'read' });
 await ok(alice, 'add_comment', { id: ids[0], body: 'An LLM comment on the first note.' });
 await ok(bob, 'add_comment', { id: ids[0], body: 'Bob was here.', version: 2 });

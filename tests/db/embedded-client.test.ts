@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
@@ -94,6 +94,19 @@ describe('the embedded libSQL client', () => {
     expect((await client.execute('PRAGMA journal_mode')).rows[0]![0]).toBe('wal');
     expect(Number((await client.execute('PRAGMA busy_timeout')).rows[0]![0])).toBeGreaterThan(0);
     close();
+  });
+
+  test('a closed database is whole in its one file: the WAL is folded in at close', async () => {
+    const file = join(dir, 'close.db');
+    const { client, close } = createDatabase({ url: `file:${file}` });
+    await client.execute('CREATE TABLE t (v TEXT)');
+    await client.execute({ sql: 'INSERT INTO t (v) VALUES (?)', args: ['kept'] });
+    close();
+    const copy = join(dir, 'close-copy.db');
+    copyFileSync(file, copy);
+    const reopened = createDatabase({ url: `file:${copy}` });
+    expect((await reopened.client.execute('SELECT v FROM t')).rows[0]!.v).toBe('kept');
+    reopened.close();
   });
 
   test('a writer waits for another connection\'s write transaction instead of failing; readers never wait', async () => {
