@@ -5,7 +5,7 @@
 // bindings and search_bindings is scored on a question set (success@1, success@5, MRR).
 // Sizes: BENCH_RETRIEVAL_TASKS (40), BENCH_RANKING_BINDINGS (1000), BENCH_RANKING_QUERIES (80);
 // BENCH_RETRIEVAL_PEERS=0 skips the server-filesystem and server-memory agents.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -155,8 +155,8 @@ export async function run(): Promise<BenchSection[]> {
       const outcomes: TaskOutcome[] = [];
       for (const t of tasks) {
         const client = await w.session();
-        const o = await policy(client, w.tokens, t);
-        if ('path' in o) paths.set(o.path, (paths.get(o.path) ?? 0) + 1);
+        const o: TaskOutcome & { path?: string } = await policy(client, w.tokens, t);
+        if (o.path) paths.set(o.path, (paths.get(o.path) ?? 0) + 1);
         outcomes.push(o);
         await client.close();
       }
@@ -200,8 +200,3 @@ export async function run(): Promise<BenchSection[]> {
   }
 }
 
-if (import.meta.main) {
-  const out = await run();
-  for (const s of out) for (const r of s.rows) console.log(`${s.title} | ${r.metric} | ${r.value}${r.unit ? ` ${r.unit}` : ''} | ${r.goal ?? ''} | ${r.met ?? ''}`);
-  writeFileSync(join(import.meta.dir, 'results', 'retrieval-dev.json'), JSON.stringify(out, null, 2));
-}
