@@ -22,6 +22,8 @@ export const bindingView = z.object({
   model: z.string().nullable(),
   updatedAt: z.string(),
   contentPreview: z.string().optional(),
+  outline: z.array(z.object({ id: z.string(), heading: z.string(), tokens: z.number() })).optional(),
+  outlineRest: z.object({ sections: z.number(), tokens: z.number() }).optional(),
   content: z.string().optional(),
   page: z.object({ index: z.number(), count: z.number(), nextCursor: z.string().nullable() }).optional(),
 });
