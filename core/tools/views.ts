@@ -5,6 +5,19 @@ import type { ToolContext } from '../context';
 import { line, type Piece } from '../tokens/doc';
 import type { ContextMeta } from './define';
 
+/** JSON shape of one section as a read shows it. */
+export const sectionView = z.object({
+  id: z.string(),
+  heading: z.string(),
+  path: z.array(z.string()),
+  /** Its place among the version's sections (1-based) and how many there are. */
+  index: z.number(),
+  count: z.number(),
+  /** Exact tokens of the section block (heading path line and fenced text). */
+  tokens: z.number(),
+  content: z.string(),
+});
+
 /** JSON shape of a binding at any tier (CONTRACT §5). */
 export const bindingView = z.object({
   id: z.string(),
@@ -26,6 +39,10 @@ export const bindingView = z.object({
   outlineRest: z.object({ sections: z.number(), tokens: z.number() }).optional(),
   content: z.string().optional(),
   page: z.object({ index: z.number(), count: z.number(), nextCursor: z.string().nullable() }).optional(),
+  /** A section read (`section` argument): the section with its heading path (one page of it when paged). */
+  section: sectionView.optional(),
+  /** A `query` read: the sections shown, best match first. */
+  sections: z.array(sectionView.extend({ score: z.number() })).optional(),
 });
 export type BindingView = z.infer<typeof bindingView>;
 
