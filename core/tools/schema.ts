@@ -35,6 +35,9 @@ export const limitSchema = (max: number, def: number) =>
 
 export const sectionIdSchema = () => z.string().min(1, { message: 'must be a section id' }).max(80, { message: 'must be at most 80 characters' }).describe('section id from the outline; tier is then ignored');
 
+export const querySchema = () =>
+  text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }).describe('show items by their sections matching this, best first');
+
 export const cursorSchema = () => z.string().max(2000).describe('nextCursor from the previous page');
 
 export const maxTokensSchema = () =>

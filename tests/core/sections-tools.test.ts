@@ -106,3 +106,108 @@ describe('section reads', () => {
     expect(got).toBe(`## Long part\n\n${long}\n\n`);
   });
 });
+
+describe('query packing', () => {
+  const docs = [
+    { name: 'Cooking', summary: 'Recipes.', content: '# Cooking\n\n## Bread\n\nFlour, water and yeast make bread.\n\n## Soup\n\nBoil vegetables slowly.\n' },
+    { name: 'Ops', summary: 'Operations.', content: '# Ops\n\n## Deploys\n\nShip with care.\n\n## Caching\n\nThe cache layer caches rendered pages; a cached page expires after one hour. Cache invalidation happens on write.\n\n## Logs\n\nLogs go to stderr.\n' },
+    { name: 'Misc', summary: 'Other things.', content: '# Misc\n\nNothing about that topic here at all.\n' },
+  ];
+
+  test('get_bindings {query}: the matching section first, non-matching items named, counts exact', async () => {
+    const w = await world();
+    const c = await w.connect();
+    const ids: string[] = [];
+    for (const d of docs) ids.push((await ok(c, 'create_binding', d)).binding.id);
+    const r = await ok(c, 'get_bindings', { ids, query: 'how does caching work?', maxTokens: 2000 });
+    expect(r.results[0].id).toBe(ids[1]);
+    expect(r.results[0].sections[0].id).toBe('caching');
+    expect(r.results[0].sections[0].path).toEqual(['Ops', 'Caching']);
+    expect(r.budget.usedTokens).toBe(contextOf(r._result).response.tokens);
+    expect(r.budget.included[0]).toMatchObject({ id: ids[1], sections: expect.arrayContaining(['caching']) });
+    expect(r.budget.omitted.map((o: { id: string }) => o.id).sort()).toEqual([ids[0], ids[2]].sort());
+    expect(r.budget.omitted[0].reason).toBe('no section matches the query');
+    const text = textOf(r._result);
+    expect(text.indexOf('Section "caching"')).toBeLessThan(text.indexOf('Not shown'));
+    expect(text).toMatch(/<content fence="[^"]+" section="caching">/);
+  });
+
+  test('get_set_context {query} never passes maxTokens and puts the best section first (property over budgets)', async () => {
+    const fc = await import('fast-check');
+    const w = await world();
+    const c = await w.connect();
+    const ids: string[] = [];
+    for (const d of docs) ids.push((await ok(c, 'create_binding', d)).binding.id);
+    ids.push((await ok(c, 'create_binding', { name: 'Parts', summary: 'Many parts.', content: parts(60) })).binding.id);
+    const set = (await ok(c, 'create_set', { name: 'Mixed', bindingIds: ids })).set;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 50, max: 3000 }), fc.constantFrom('cache invalidation', 'bread yeast', 'word7 word8', 'zebra'), async (maxTokens, query) => {
+        const res = await c.callTool({ name: 'get_set_context', arguments: { setId: set.id, maxTokens, query } });
+        const ctxMeta = contextOf(res as never);
+        if (res.isError) {
+          expect(textOf(res as never)).toContain('maxTokens');
+          return;
+        }
+        expect(ctxMeta.response.tokens).toBeLessThanOrEqual(maxTokens);
+        expect(ctxMeta.budget.usedTokens).toBe(ctxMeta.response.tokens);
+        expect(w.tokens.count(textOf(res as never))).toBe(ctxMeta.response.tokens);
+        const items = (res.structuredContent as { items: { id: string; sections: { id: string }[] }[] }).items;
+        if (query === 'cache invalidation' && items.length) expect(items[0]!.sections[0]!.id).toBe('caching');
+        if (query === 'bread yeast' && items.length) expect(items[0]!.sections[0]!.id).toBe('bread');
+        if (query === 'zebra') expect(items).toHaveLength(0);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('another tokenizer on the same database', () => {
+  test('a cl100k process reads exact outline, section and query counts of rows written with o200k', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'bindery-sections-'));
+    try {
+      const url = `file:${join(dir, 'db.sqlite')}`;
+      const a = await world({ BINDERY_DB_URL: url });
+      const ca = await a.connect();
+      const { binding } = await ok(ca, 'create_binding', { name: 'Shared', summary: 'Shared doc.', content: parts(40).replaceAll('word2', 'word2 日本語のテキストとémojis 🦓 ünïcödé') });
+      const o200 = (await ok(ca, 'get_binding', { id: binding.id, section: 'part-3' })).binding.section.tokens;
+      // A second process: its own handle on the file, cl100k config and a real cl100k counter.
+      const { createDatabase } = await import('../../db/index');
+      const { createBinderyServer, createTiktokenCounter, parseConfig } = await import('../../core/index');
+      const { ensureCaller } = await import('../../core/services/prepare');
+      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+      const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+      const config = parseConfig({ BINDERY_DB_URL: url, BINDERY_TOOL_MODE: 'eager', BINDERY_TOKENIZER: 'cl100k_base' });
+      const database = createDatabase({ url: config.dbUrl });
+      const tokens = createTiktokenCounter('cl100k_base');
+      await tokens.load();
+      const deps = { db: database.db, tokens, config, now: () => Date.now() };
+      const server = createBinderyServer(deps, { caller: await ensureCaller(deps, 'local') });
+      const [x, y] = InMemoryTransport.createLinkedPair();
+      await server.connect(y);
+      const cb = new Client({ name: 'cl100k', version: '1' });
+      await cb.connect(x);
+      const { Tiktoken } = await import('js-tiktoken/lite');
+      const cl = new Tiktoken((await import('js-tiktoken/ranks/cl100k_base')).default);
+      const exact = async (name: string, args: Record<string, unknown>) => {
+        const res = await cb.callTool({ name, arguments: args });
+        expect(res.isError).toBeFalsy();
+        expect(contextOf(res as never).response.tokens).toBe(cl.encode(textOf(res as never), [], []).length);
+        return res.structuredContent as any;
+      };
+      const sec = await exact('get_binding', { id: binding.id, section: 'part-3' });
+      expect(sec.binding.section.tokens).not.toBe(0);
+      const t15 = await exact('get_binding', { id: binding.id, tier: '1.5' });
+      expect(t15.binding.outline.find((s: { id: string }) => s.id === 'part-3').tokens).toBe(sec.binding.section.tokens);
+      await exact('get_bindings', { ids: [binding.id], query: 'word3', maxTokens: 800 });
+      // The stored (o200k) count differs from the one this process shows; the row was not rewritten.
+      expect(sec.binding.section.tokens).not.toBe(o200);
+      await cb.close();
+      database.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
