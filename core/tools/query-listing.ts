@@ -1,6 +1,5 @@
 import type { BindingVersionRow } from '../../db/store/bindings';
 import { contentsByVersionId } from '../../db/store/contents';
-import { clip, oneLine } from '../budget/card-cut';
 import { renderSection, sectionPath } from '../budget/outline';
 import { scoreTexts } from '../budget/relevance';
 import { loadedSections, tierObject } from '../budget/tier';
@@ -31,9 +30,12 @@ export interface QueryListing {
   budget?: BudgetReport;
 }
 
-/** The one line that introduces an item's sections (framing, counted at read). */
+/**
+ * The line that introduces an item's sections: framing, counted at read, so it holds no stored text (the
+ * name is in structured content and the card; the section lines show its headings at their stored cost).
+ */
 function itemLine(row: BindingVersionRow): string {
-  return `### ${clip(oneLine(row.name), 120)}\n${row.bindingId} · v${row.number} · @${row.spaceSlug} · ${row.contentTokenCount} content tokens\n`;
+  return `### ${row.bindingId} · v${row.number} · @${row.spaceSlug} · ${row.contentTokenCount} content tokens\n`;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
     for (const c of shown[k]!) pieces.push({ text: renderSection(index.sections, c.i, c.body, row.fence), tokens: c.tokens });
     const sections = shown[k]!.map((c) => {
       const s = index.sections[c.i]!;
-      return { id: s.id, heading: s.heading, path: sectionPath(index.sections, c.i), index: c.i + 1, count: index.sections.length, tokens: s.tokens, content: c.body, score: Math.round(c.score * 1000) / 1000 };
+      return { id: s.id, heading: s.heading, path: sectionPath(index.sections, c.i), tokens: s.tokens, content: c.body, score: Math.round(c.score * 1000) / 1000 };
     });
     views[k] = { ...(tierObject(facts(row), '1', ctx.config.publicUrl) as BindingView), sections };
     included.push({ id: row.bindingId, tier: '2', tokens: itemTokens[k]! + sections.reduce((n, s) => n + s.tokens, 0), sections: sections.map((s) => s.id) });

@@ -10,9 +10,6 @@ export const sectionView = z.object({
   id: z.string(),
   heading: z.string(),
   path: z.array(z.string()),
-  /** Its place among the version's sections (1-based) and how many there are. */
-  index: z.number(),
-  count: z.number(),
   /** Exact tokens of the section block (heading path line and fenced text). */
   tokens: z.number(),
   content: z.string(),
@@ -39,12 +36,14 @@ export const bindingView = z.object({
   outlineRest: z.object({ sections: z.number(), tokens: z.number() }).optional(),
   content: z.string().optional(),
   page: z.object({ index: z.number(), count: z.number(), nextCursor: z.string().nullable() }).optional(),
-  /** A section read (`section` argument): the section with its heading path (one page of it when paged). */
-  section: sectionView.optional(),
-  /** A `query` read: the sections shown, best match first. */
-  sections: z.array(sectionView.extend({ score: z.number() })).optional(),
 });
-export type BindingView = z.infer<typeof bindingView>;
+export type BindingView = z.infer<typeof bindingView> & { section?: SectionView; sections?: (SectionView & { score: number })[] };
+export type SectionView = z.infer<typeof sectionView>;
+
+/** A binding with the one section a `section` read returns (one page of it when paged); only those tools declare it. */
+export const bindingWithSection = bindingView.extend({ section: sectionView.optional() });
+/** A binding with the sections a `query` read shows, best match first; only those tools declare it. */
+export const bindingWithSections = bindingView.extend({ sections: z.array(sectionView.extend({ score: z.number() })).optional() });
 
 export const paginationView = z.object({ total: z.number(), hasMore: z.boolean(), nextCursor: z.string().nullable() });
 

@@ -59,7 +59,7 @@ describe('section reads', () => {
     const t15 = (await ok(c, 'get_binding', { id: binding.id, tier: '1.5' })).binding;
     expect(t15.outline.map((s: { id: string }) => s.id)).toEqual(['guide', 'install', 'on-linux', 'use']);
     const r = await ok(c, 'get_binding', { id: binding.id, section: 'install' });
-    expect(r.binding.section).toMatchObject({ id: 'install', path: ['Guide', 'Install'], index: 2, count: 4 });
+    expect(r.binding.section).toMatchObject({ id: 'install', path: ['Guide', 'Install'] });
     expect(r.binding.section.content).toContain('# not a heading');
     expect(r.binding.section.content).not.toContain('On Linux');
     const text = textOf(r._result);

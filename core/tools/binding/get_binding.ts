@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define';
 import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema';
 import { readBinding } from '../../services/bindings';
-import { bindingMeta, bindingView } from '../views';
+import { bindingMeta, bindingWithSection } from '../views';
 import { renderBindingAtTier } from './render-paged';
 import { renderSectionRead } from './render-section';
 
@@ -20,7 +20,7 @@ export const getBindingTool = defineTool({
     section: sectionIdSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
-  output: z.object({ binding: bindingView }),
+  output: z.object({ binding: bindingWithSection }),
   bound: { kind: 'tokens', maxTokens: 25_000 },
   annotations: { readOnlyHint: true },
   storedTextOnly: true,

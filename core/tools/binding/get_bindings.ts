@@ -5,7 +5,7 @@ import { packByQuery } from '../query-listing';
 import { clip, oneLine } from '../../budget/card-cut';
 import { readableBindingsCurrent } from '../../../db/store/bindings';
 import { line, type Piece } from '../../tokens/doc';
-import { bindingView } from '../views';
+import { bindingWithSections } from '../views';
 import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list';
 import { budgetView } from '../budget-view';
 
@@ -22,7 +22,7 @@ export const getBindingsTool = defineTool({
     maxTokens: maxTokensSchema().optional(),
     query: querySchema().optional(),
   }),
-  output: z.object({ results: z.array(bindingView), notFound: z.array(z.string()), budget: budgetView.optional() }),
+  output: z.object({ results: z.array(bindingWithSections), notFound: z.array(z.string()), budget: budgetView.optional() }),
   bound: { kind: 'items', maxItems: 50, itemTokens: 400 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {

@@ -47,7 +47,7 @@ export async function renderSectionRead(
   const text = row.content!.slice(s.start, s.end);
   const base = ctx.config.publicUrl;
   const head: Piece = { text: renderHead(facts(row), base), tokens: row.headBlockTokens };
-  const section = { id: s.id, heading: s.heading, path: sectionPath(index.sections, i), index: i + 1, count: index.sections.length, tokens: s.tokens };
+  const section = { id: s.id, heading: s.heading, path: sectionPath(index.sections, i), tokens: s.tokens };
   const card = tierObject(facts(row), '1', base);
   if (row.headBlockTokens + s.tokens + PAGE_MARGIN <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this section is not paged; omit cursor');

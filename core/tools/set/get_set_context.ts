@@ -5,7 +5,7 @@ import { packByQuery } from '../query-listing';
 import { clip } from '../../budget/card-cut';
 import { readSet, setContents } from '../../services/sets';
 import { line, type Piece } from '../../tokens/doc';
-import { bindingView } from '../views';
+import { bindingWithSections } from '../views';
 import { budgetView } from '../budget-view';
 import { checkBudget, MIN_BUDGET_TOKENS, packListing } from '../packed-list';
 import { oneLine, skippedLine, skippedView } from './set-view';
@@ -27,7 +27,7 @@ export const getSetContextTool = defineTool({
   }),
   output: z.object({
     set: z.object({ id: z.string(), name: z.string(), space: z.string(), itemCount: z.number(), totalTokenCount: z.number() }),
-    items: z.array(bindingView.extend({ position: z.number(), pinned: z.boolean() })),
+    items: z.array(bindingWithSections.extend({ position: z.number(), pinned: z.boolean() })),
     skipped: z.array(skippedView),
     budget: budgetView,
   }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define';
 import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema';
 import { readBinding } from '../../services/bindings';
-import { bindingMeta, bindingView } from '../views';
+import { bindingMeta, bindingWithSection } from '../views';
 import { renderBindingAtTier } from '../binding/render-paged';
 import { renderSectionRead } from '../binding/render-section';
 
@@ -19,7 +19,7 @@ export const getVersionTool = defineTool({
     section: sectionIdSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
-  output: z.object({ binding: bindingView, current: z.boolean() }),
+  output: z.object({ binding: bindingWithSection, current: z.boolean() }),
   bound: { kind: 'tokens', maxTokens: 25_000 },
   annotations: { readOnlyHint: true },
   storedTextOnly: true,
