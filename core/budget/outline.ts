@@ -26,8 +26,6 @@ export const OUTLINE_TOKEN_BOUND = 240;
 const OUTLINE_MAX_ENTRIES = 24;
 /** Characters of a heading an outline line shows; the section read shows it whole. */
 const OUTLINE_HEADING_CHARS = 80;
-/** Characters of each heading on the path line of a section read (headings are author text of any length). */
-const PATH_HEADING_CHARS = 200;
 
 /** Compact JSON for the `sections` column: `{ k, s: [[id, level, start, end, tokens, heading], …] }`. */
 export function encodeSections(index: SectionIndex): string {
@@ -53,19 +51,26 @@ export function sectionPath(sections: readonly StoredSection[], i: number): stri
   return sections[i]!.level === 0 ? [] : stack.map((s) => s.heading);
 }
 
-function pathText(sections: readonly StoredSection[], i: number): string {
-  const path = sectionPath(sections, i);
-  return path.length ? path.map((h) => clip(oneLine(h), PATH_HEADING_CHARS)).join(' › ') : '(text before the first heading)';
+/** The section's place by ids (slugs of [a-z0-9-]): headings are author text and stay inside fences. */
+function pathIds(sections: readonly StoredSection[], i: number): string {
+  const stack: StoredSection[] = [];
+  for (let k = 0; k <= i; k++) {
+    const s = sections[k]!;
+    while (stack.length && stack[stack.length - 1]!.level >= s.level) stack.pop();
+    stack.push(s);
+  }
+  return stack.map((s) => s.id).join(' › ');
 }
 
 /**
- * A section as a read shows it: a line naming it and its heading path, then its text between fence
- * lines (the fence is the version's, absent from the content). `page` when it comes in parts.
+ * A section as a read shows it: a line naming it and its path by section ids, then its text (which
+ * starts with its heading line) between fence lines (the version's fence, absent from the content).
+ * `page` when it comes in parts.
  */
 export function renderSection(sections: readonly StoredSection[], i: number, text: string, fence: string, page?: { index: number; count: number }): string {
   const s = sections[i]!;
   const attrs = ` section="${s.id}"${page ? ` page="${page.index}/${page.count}"` : ''}`;
-  return `Section "${s.id}" (${i + 1} of ${sections.length}): ${pathText(sections, i)}\n${fenced(text, fence, attrs)}`;
+  return `Section "${s.id}" (${i + 1} of ${sections.length}), path ${pathIds(sections, i)}:\n${fenced(text, fence, attrs)}`;
 }
 
 function outlineHead(n: number, total: number): string {
@@ -83,14 +88,17 @@ function moreLine(sections: readonly StoredSection[], from: number): string {
   return `- …and ${rest.length} more section${rest.length === 1 ? '' : 's'}, ${tokens.toLocaleString('en-US')} tokens\n`;
 }
 
-/** The tier-1.5 outline block: '' for content with fewer than two sections (the preview says it all). */
-export function renderOutline(index: SectionIndex): string {
+/**
+ * The tier-1.5 outline block: '' for content with fewer than two sections (the preview says it all).
+ * The listed lines hold headings (author text), so they sit between the version's fence lines.
+ */
+export function renderOutline(index: SectionIndex, fence: string): string {
   const { sections, shown } = index;
   if (sections.length < 2) return '';
   const total = sections.reduce((n, s) => n + s.tokens, 0);
-  const lines = [outlineHead(sections.length, total), ...sections.slice(0, shown).map(outlineLine)];
-  if (shown < sections.length) lines.push(moreLine(sections, shown));
-  return lines.join('');
+  const listed = sections.slice(0, shown).map(outlineLine).join('');
+  const body = shown > 0 ? fenced(listed.slice(0, -1), fence, ' outline') : '';
+  return `${outlineHead(sections.length, total)}${body}${shown < sections.length ? moreLine(sections, shown) : ''}`;
 }
 
 /** The outline as structured content shows it: the listed sections, and the rest summed up. */
@@ -116,10 +124,15 @@ export function countSections(content: string, fence: string, tokens: TokenCount
   if (sections.length < 2) return { index: { sections, shown: sections.length }, outlineBlockTokens: 0 };
   const max = Math.min(sections.length, OUTLINE_MAX_ENTRIES);
   const total = sections.reduce((n, s) => n + s.tokens, 0);
-  const prefix = [tokens.count(outlineHead(sections.length, total))];
+  // The fence lines are counted with the heading line; every seam here is safe, so the parts add up.
+  const frame = tokens.count(`${outlineHead(sections.length, total)}<content fence="${fence}" outline>\n`) + tokens.count(`</content fence="${fence}">\n`);
+  const prefix = [frame];
   for (let k = 0; k < max; k++) prefix.push(prefix[k]! + tokens.count(outlineLine(sections[k]!)));
   let shown = max;
   while (shown > 0 && prefix[shown]! + (shown < sections.length ? tokens.count(moreLine(sections, shown)) : 0) > OUTLINE_TOKEN_BOUND) shown--;
-  const index = { sections, shown };
-  return { index, outlineBlockTokens: tokens.count(renderOutline(index)) };
+  let index = { sections, shown };
+  let outlineBlockTokens = tokens.count(renderOutline(index, fence));
+  // Should a tokenizer merge across a seam after all, one entry fewer keeps the bound.
+  while (outlineBlockTokens > OUTLINE_TOKEN_BOUND && index.shown > 0) outlineBlockTokens = tokens.count(renderOutline((index = { sections, shown: index.shown - 1 }), fence));
+  return { index, outlineBlockTokens };
 }

@@ -77,7 +77,7 @@ export function tierPieces(v: VersionFacts & BlockCounts, tier: Tier, publicBase
   const pieces: Piece[] = [{ text: renderHead(v, publicBase), tokens: v.headBlockTokens }];
   if (tier === '1.5') {
     pieces.push({ text: renderPreview(v), tokens: v.previewBlockTokens });
-    if (v.outlineBlockTokens > 0) pieces.push({ text: renderOutline(loadedSections(v)), tokens: v.outlineBlockTokens });
+    if (v.outlineBlockTokens > 0) pieces.push({ text: renderOutline(loadedSections(v), v.fence), tokens: v.outlineBlockTokens });
   }
   if (tier === '2') {
     if (content === undefined) throw new Error('tier 2 pieces need the content');

@@ -63,7 +63,7 @@ describe('section reads', () => {
     expect(r.binding.section.content).toContain('# not a heading');
     expect(r.binding.section.content).not.toContain('On Linux');
     const text = textOf(r._result);
-    expect(text).toContain('Section "install" (2 of 4): Guide › Install');
+    expect(text).toContain('Section "install" (2 of 4), path guide › install:');
     expect(text).toMatch(/<content fence="[^"]+" section="install">/);
     const card = (await ok(c, 'get_binding', { id: binding.id })).binding;
     const cardTokens = contextOf((await ok(c, 'get_binding', { id: binding.id }))._result).response.tokens;

@@ -36,7 +36,7 @@ export async function renderBindingAtTier(
   const pages =
     tier === '2'
       ? splitPages(row.content!, pageTokens, ctx.tokens, row.fence).map((text, i, all) => ({ text, block: renderContent(text, row.fence, { index: i + 1, count: all.length }) }))
-      : splitPreviewPages(facts(row), pageTokens, ctx.tokens, row.outlineBlockTokens ? renderOutline(loadedSections(row)) : '').map((block) => ({ text: undefined, block }));
+      : splitPreviewPages(facts(row), pageTokens, ctx.tokens, row.outlineBlockTokens ? renderOutline(loadedSections(row), row.fence) : '').map((block) => ({ text: undefined, block }));
   const scope = `page${tier === '2' ? '' : '1.5'}:${row.bindingId}:${row.number}`;
   const index = await readCursor(ctx.db, cursor, scope);
   if (index >= pages.length) throw fail.invalid('cursor', 'points past the last page');
