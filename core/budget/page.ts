@@ -54,8 +54,8 @@ export function splitPreviewPages(v: CardFacts, pageTokens: number, tokens: Toke
   });
   const tail = previewTail(v);
   if (tail) units.push(tail);
-  // The outline's lines are short (headings are clipped), so each is a unit of its own.
-  for (const l of outline.split(/(?<=\n)/)) if (l) units.push(l);
+  // The outline is one unit: its fence lines must stay on one page, and it is within OUTLINE_TOKEN_BOUND.
+  if (outline) units.push(outline);
   const pages: string[] = [];
   let current = '';
   let used = 0;
