@@ -39,7 +39,7 @@ export function splitPages(content: string, pageTokens: number, tokens: TokenCou
  * ones continue on the next line); the preview keeps its fence on every part. Read-time counting, as for
  * tier-2 pages, happens only on this path.
  */
-export function splitPreviewPages(v: CardFacts, pageTokens: number, tokens: TokenCounter): string[] {
+export function splitPreviewPages(v: CardFacts, pageTokens: number, tokens: TokenCounter, outline = ''): string[] {
   const budget = Math.max(64, pageTokens);
   const units: string[] = [];
   for (const line of cardRestLines(v)) {
@@ -54,6 +54,8 @@ export function splitPreviewPages(v: CardFacts, pageTokens: number, tokens: Toke
   });
   const tail = previewTail(v);
   if (tail) units.push(tail);
+  // The outline is one unit: its fence lines must stay on one page, and it is within OUTLINE_TOKEN_BOUND.
+  if (outline) units.push(outline);
   const pages: string[] = [];
   let current = '';
   let used = 0;

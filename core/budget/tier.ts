@@ -2,6 +2,7 @@ import type { Piece } from '../tokens/doc';
 import type { TokenCounter } from '../tokens/counter';
 import { fitCard } from './card-fit';
 import { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview } from './render';
+import { countSections, encodeSections, outlineObject, parseSections, renderOutline } from './outline';
 
 export { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview };
 export { HEAD_TOKEN_BOUND } from './card-fit';
@@ -13,7 +14,7 @@ export const FALLBACK_ORDER: Record<Tier, Tier[]> = { '2': ['2', '1.5', '1'], '1
 
 export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
-export const RENDER_REVISION = 3;
+export const RENDER_REVISION = 4;
 
 /** The immutable facts of one version that every tier is rendered from. */
 export interface VersionFacts {
@@ -40,6 +41,10 @@ export interface BlockCounts {
   headBlockTokens: number;
   previewBlockTokens: number;
   contentBlockTokens: number;
+  /** The tier-1.5 outline block (part of tier 1.5; 0 when there is none). */
+  outlineBlockTokens: number;
+  /** The sections and their block counts (outline.ts JSON); absent on rows read without it (lists). */
+  sections?: string;
   /** What the tier-1 card shows of name, summary and key points (chosen by tokens; '' = by characters). */
   headCut: string;
 }
@@ -56,10 +61,13 @@ export function takePreview(content: string): string {
 export function countBlocks(v: VersionFacts, content: string, publicBase: string, tokens: TokenCounter): BlockCounts {
   // The cut is chosen by tokens here, so it follows the tokenizer and URL the counts are made for.
   const { headCut, headBlockTokens } = fitCard(v, publicBase, tokens);
+  const { index, outlineBlockTokens } = countSections(content, v.fence, tokens);
   return {
     headBlockTokens,
     previewBlockTokens: tokens.count(renderPreview({ ...v, headCut })),
     contentBlockTokens: tokens.count(renderContent(content, v.fence)),
+    outlineBlockTokens,
+    sections: encodeSections(index),
     headCut,
   };
 }
@@ -67,7 +75,10 @@ export function countBlocks(v: VersionFacts, content: string, publicBase: string
 /** The pieces of one version at a tier, with stored counts (content must be loaded for tier 2). */
 export function tierPieces(v: VersionFacts & BlockCounts, tier: Tier, publicBase: string, content?: string): Piece[] {
   const pieces: Piece[] = [{ text: renderHead(v, publicBase), tokens: v.headBlockTokens }];
-  if (tier === '1.5') pieces.push({ text: renderPreview(v), tokens: v.previewBlockTokens });
+  if (tier === '1.5') {
+    pieces.push({ text: renderPreview(v), tokens: v.previewBlockTokens });
+    if (v.outlineBlockTokens > 0) pieces.push({ text: renderOutline(loadedSections(v), v.fence), tokens: v.outlineBlockTokens });
+  }
   if (tier === '2') {
     if (content === undefined) throw new Error('tier 2 pieces need the content');
     pieces.push({ text: renderContent(content, v.fence), tokens: v.contentBlockTokens });
@@ -78,12 +89,20 @@ export function tierPieces(v: VersionFacts & BlockCounts, tier: Tier, publicBase
 /** Stored tokens of a version at a tier, without rendering anything. */
 export function tierCost(v: BlockCounts, tier: Tier): number {
   if (tier === '1') return v.headBlockTokens;
-  if (tier === '1.5') return v.headBlockTokens + v.previewBlockTokens;
+  if (tier === '1.5') return v.headBlockTokens + v.previewBlockTokens + v.outlineBlockTokens;
   return v.headBlockTokens + v.contentBlockTokens;
 }
 
-/** The structured (JSON) form of a version at a tier. */
-export function tierObject(v: VersionFacts, tier: Tier, publicBase: string, content?: string) {
+/** The parsed sections of a row that must have them (tier 1.5, section reads, query packing). */
+export function loadedSections(v: Pick<BlockCounts, 'sections'>) {
+  const index = parseSections(v.sections);
+  if (!index) throw new Error('sections were not loaded for this row');
+  return index;
+}
+
+/** The structured (JSON) form of a version at a tier (tier 1.5 carries the outline when sections are loaded). */
+export function tierObject(v: VersionFacts & Pick<BlockCounts, 'sections'>, tier: Tier, publicBase: string, content?: string) {
+  const index = tier === '1.5' ? parseSections(v.sections) : undefined;
   const urls = bindingUrls(publicBase, v.spaceSlug, v.bindingSlug);
   return {
     id: v.bindingId,
@@ -101,6 +120,7 @@ export function tierObject(v: VersionFacts, tier: Tier, publicBase: string, cont
     model: v.model,
     updatedAt: new Date(v.createdAt).toISOString(),
     ...(tier === '1.5' ? { contentPreview: previewWithNote(v) } : {}),
+    ...(index ? outlineObject(index) : {}),
     ...(tier === '2' && content !== undefined ? { content } : {}),
   };
 }

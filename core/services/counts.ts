@@ -2,7 +2,7 @@ import type { BinderyConfig } from '../config';
 import type { TokenCounter } from '../tokens/counter';
 import { countBlocks, RENDER_REVISION, renderPreview, type BlockCounts, type VersionFacts } from '../budget/tier';
 import { fitCard } from '../budget/card-fit';
-import { contentsByVersionId } from '../../db/store/contents';
+import { contentsByVersionId, sectionsByVersionId } from '../../db/store/contents';
 import type { BinderyDb } from '../../db/types';
 
 /** What stored block counts depend on: the render revision, the tokenizer and the public URL. */
@@ -20,7 +20,7 @@ interface RecountDeps {
   config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'>;
 }
 
-type Counts = Pick<CountedRow, 'contentTokenCount' | 'summaryTokenCount' | 'headBlockTokens' | 'previewBlockTokens' | 'contentBlockTokens' | 'headCut'>;
+type Counts = Pick<CountedRow, 'contentTokenCount' | 'summaryTokenCount' | 'headBlockTokens' | 'previewBlockTokens' | 'contentBlockTokens' | 'outlineBlockTokens' | 'sections' | 'headCut'>;
 
 /**
  * Makes every row's counts describe the text this process renders. A row carries the key its counts
@@ -60,9 +60,22 @@ export function sameButUrl(a: string, b: string): boolean {
   return a !== '' && head(a) === head(b);
 }
 
+/** The counts of a row; `sections` only when known (a URL-only recount keeps the stored ones, loaded later). */
 function pickCounts(c: Counts): Counts {
-  const { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, headCut } = c;
-  return { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, headCut };
+  const { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, sections, headCut } = c;
+  return { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, headCut, ...(sections !== undefined ? { sections } : {}) };
+}
+
+/**
+ * Fills `sections` on rows that lack it, after freshCounts: rows recounted in memory already carry
+ * theirs (the stored ones were made for another key), the rest are read from the database. Only
+ * tier-1.5 outlines, section reads and query packing call this: lists never load sections.
+ */
+export async function loadSections(deps: Pick<RecountDeps, 'db'>, rows: CountedRow[]): Promise<void> {
+  const missing = rows.filter((r) => r.sections === undefined);
+  if (missing.length === 0) return;
+  const stored = await sectionsByVersionId(deps.db, missing.map((r) => r.versionId));
+  for (const r of missing) r.sections = stored.get(r.versionId) ?? '';
 }
 
 /** Versions are immutable and slugs never change; the slugs are in the key all the same, as the head shows them. */

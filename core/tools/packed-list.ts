@@ -7,7 +7,7 @@ import { fail } from '../errors';
 import { line, type Piece } from '../tokens/doc';
 import { paginate } from '../cursor';
 import { bindingAt, type BindingView } from './views';
-import { freshCounts } from '../services/counts';
+import { freshCounts, loadSections } from '../services/counts';
 
 export interface PackedItem {
   id: string;
@@ -152,6 +152,8 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
 
   const missing = req.rows.filter((r, i) => result.chosen[i] === '2' && r.content === undefined).map((r) => r.versionId);
   const contents = await contentsByVersionId(ctx.db, missing);
+  // Sections only for the rows shown at tier 1.5 (their outline); lists at other tiers never read them.
+  await loadSections(ctx, req.rows.filter((_, i) => result.chosen[i] === '1.5'));
   const pieces: Piece[] = [...header];
   const views: BindingView[] = [];
   const included: PackedItem[] = [];

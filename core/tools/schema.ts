@@ -33,6 +33,11 @@ export const spaceRef = () =>
 export const limitSchema = (max: number, def: number) =>
   z.number().int({ message: 'must be a whole number' }).min(1, { message: `must be from 1 to ${max}` }).max(max, { message: `must be from 1 to ${max}` }).default(def);
 
+export const sectionIdSchema = () => z.string().min(1, { message: 'must be a section id' }).max(80, { message: 'must be at most 80 characters' }).describe('section id from the outline; tier is then ignored');
+
+export const querySchema = () =>
+  text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }).describe('show items by their sections matching this, best first');
+
 export const cursorSchema = () => z.string().max(2000).describe('nextCursor from the previous page');
 
 export const maxTokensSchema = () =>

@@ -5,6 +5,16 @@ import type { ToolContext } from '../context';
 import { line, type Piece } from '../tokens/doc';
 import type { ContextMeta } from './define';
 
+/** JSON shape of one section as a read shows it. */
+export const sectionView = z.object({
+  id: z.string(),
+  heading: z.string(),
+  path: z.array(z.string()),
+  /** Exact tokens of the section block (heading path line and fenced text). */
+  tokens: z.number(),
+  content: z.string(),
+});
+
 /** JSON shape of a binding at any tier (CONTRACT §5). */
 export const bindingView = z.object({
   id: z.string(),
@@ -22,10 +32,18 @@ export const bindingView = z.object({
   model: z.string().nullable(),
   updatedAt: z.string(),
   contentPreview: z.string().optional(),
+  outline: z.array(z.object({ id: z.string(), heading: z.string(), tokens: z.number() })).optional(),
+  outlineRest: z.object({ sections: z.number(), tokens: z.number() }).optional(),
   content: z.string().optional(),
   page: z.object({ index: z.number(), count: z.number(), nextCursor: z.string().nullable() }).optional(),
 });
-export type BindingView = z.infer<typeof bindingView>;
+export type BindingView = z.infer<typeof bindingView> & { section?: SectionView; sections?: (SectionView & { score: number })[] };
+export type SectionView = z.infer<typeof sectionView>;
+
+/** A binding with the one section a `section` read returns (one page of it when paged); only those tools declare it. */
+export const bindingWithSection = bindingView.extend({ section: sectionView.optional() });
+/** A binding with the sections a `query` read shows, best match first; only those tools declare it. */
+export const bindingWithSections = bindingView.extend({ sections: z.array(sectionView.extend({ score: z.number() })).optional() });
 
 export const paginationView = z.object({ total: z.number(), hasMore: z.boolean(), nextCursor: z.string().nullable() });
 

@@ -68,5 +68,12 @@ export const migrations: { tag: string; statements: string[] }[] = [
       "UPDATE `comments` SET `fence` = lower(hex(randomblob(6)));",
       "UPDATE `comments` SET `fence` = lower(hex(randomblob(9))) WHERE instr(`body`, `fence`) > 0;"
     ]
+  },
+  {
+    "tag": "0005_sections",
+    "statements": [
+      "ALTER TABLE `versions` ADD `outline_block_tokens` integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE `versions` ADD `sections` text DEFAULT '' NOT NULL;"
+    ]
   }
 ];

@@ -25,6 +25,15 @@ export const versionsTable = sqliteTable(
     headBlockTokens: integer('head_block_tokens').notNull(),
     previewBlockTokens: integer('preview_block_tokens').notNull(),
     contentBlockTokens: integer('content_block_tokens').notNull(),
+    /** Exact tokens of the tier-1.5 outline block (0 when the content has fewer than two sections). */
+    outlineBlockTokens: integer('outline_block_tokens').notNull().default(0),
+    /**
+     * The content's sections as compact JSON (core/budget/outline.ts): each span, heading and the exact
+     * tokens of its rendered block, plus how many the outline lists. Made with the counts above (same
+     * key); '' on rows written before sections existed, until recounted. Only section reads, tier-1.5
+     * outlines and query packing select it: lists never load it.
+     */
+    sections: text('sections').notNull().default(''),
     /**
      * The render key (render revision, tokenizer, public URL) the counts above and `headCut` were made
      * for. A process whose key differs recounts the row in memory instead of trusting it, so processes

@@ -21,6 +21,7 @@ export const versionMetaColumns = {
   headBlockTokens: versionsTable.headBlockTokens,
   previewBlockTokens: versionsTable.previewBlockTokens,
   contentBlockTokens: versionsTable.contentBlockTokens,
+  outlineBlockTokens: versionsTable.outlineBlockTokens,
   countsKey: versionsTable.countsKey,
   headCut: versionsTable.headCut,
   fence: versionsTable.fence,
@@ -63,6 +64,9 @@ export interface BindingVersionRow {
   headBlockTokens: number;
   previewBlockTokens: number;
   contentBlockTokens: number;
+  outlineBlockTokens: number;
+  /** Only where selected (tier 1.5, section reads, query packing) or recounted; see loadSections. */
+  sections?: string;
   countsKey: string;
   headCut: string;
   fence: string;

@@ -17,3 +17,14 @@ export async function contentsByVersionId(db: BinderyDb, versionIds: readonly st
   }
   return out;
 }
+
+/** The stored sections (JSON) of versions by version id, for rows already read through an access check. */
+export async function sectionsByVersionId(db: BinderyDb, versionIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < versionIds.length; i += CHUNK) {
+    const ids = versionIds.slice(i, i + CHUNK);
+    const rows = await db.all<{ id: string; sections: string }>(sql`SELECT id, sections FROM versions WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+    for (const r of rows) out.set(r.id, r.sections);
+  }
+  return out;
+}

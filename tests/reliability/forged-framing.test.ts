@@ -70,7 +70,10 @@ const guesses = (n: number) => ['000000000000', '123456789012', 'ffffffffffff', 
 
 /** Every forged line lies inside a region; the regions are exactly `bodies`; fences are the stored ones. */
 function expectFenced(result: CallToolResult, bodies: string[], fences?: string[]): Region[] {
-  const { regions, framing } = readFences(textOf(result));
+  const { regions: all, framing } = readFences(textOf(result));
+  // Tier 1.5 outlines (headings are author text) are fenced regions of their own, checked like the rest.
+  const regions = all.filter((r) => r.attrs !== ' outline');
+  for (const r of all) expect(r.body.includes(r.fence)).toBe(false);
   expect(regions.map((r) => r.body)).toEqual(bodies);
   expect(framing).not.toContain(FORGED_MARK);
   expect(framing).not.toContain('bnd_0000000000000000');
@@ -249,7 +252,8 @@ describe('content cannot forge framing in pages (cap 1000)', () => {
       expect(framing).not.toContain(FORGED_MARK);
       for (const region of regions) {
         expect(region.fence).toBe(fence);
-        parts.push(region.body);
+        // The outline (its own fenced region, on the last page) is not part of the preview.
+        if (region.attrs !== ' outline') parts.push(region.body);
       }
     }
     expect(parts.join('')).toBe(preview);

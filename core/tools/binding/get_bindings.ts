@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineTool } from '../define';
-import { bindingId, maxTokensSchema, tierSchema } from '../schema';
+import { bindingId, maxTokensSchema, querySchema, tierSchema } from '../schema';
+import { packByQuery } from '../query-listing';
+import { clip, oneLine } from '../../budget/card-cut';
 import { readableBindingsCurrent } from '../../../db/store/bindings';
 import { line, type Piece } from '../../tokens/doc';
-import { bindingView } from '../views';
+import { bindingWithSections } from '../views';
 import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list';
 import { budgetView } from '../budget-view';
 
@@ -12,14 +14,15 @@ export const getBindingsTool = defineTool({
   title: 'Get several bindings',
   category: 'binding',
   description:
-    'Read 1–50 bindings in one call (instead of one get_binding per id) at a tier (default "1"). Ids you cannot read are listed as not found, without failing the call. maxTokens packs them in the order given under a hard budget, lowering tiers (2 → 1.5 → 1) before leaving any out.',
+    'Read 1–50 bindings in one call (instead of one get_binding per id) at a tier (default "1"). Ids you cannot read are listed as not found, without failing the call. maxTokens packs them in the order given under a hard budget, lowering tiers (2 → 1.5 → 1) before leaving any out. query: show them by their sections that match it, best first, packed under maxTokens (tier is then ignored).',
   aliases: ['batch read', 'open several', 'fetch many documents'],
   input: z.strictObject({
     ids: z.array(bindingId()).min(1, { message: 'must list 1 to 50 ids' }).max(50, { message: 'must list 1 to 50 ids' }),
     tier: tierSchema.default('1'),
     maxTokens: maxTokensSchema().optional(),
+    query: querySchema().optional(),
   }),
-  output: z.object({ results: z.array(bindingView), notFound: z.array(z.string()), budget: budgetView.optional() }),
+  output: z.object({ results: z.array(bindingWithSections), notFound: z.array(z.string()), budget: budgetView.optional() }),
   bound: { kind: 'items', maxItems: 50, itemTokens: 400 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
@@ -30,6 +33,12 @@ export const getBindingsTool = defineTool({
     const rows = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
     const notFound = ids.filter((id) => !found.has(id));
     const trailer: Piece[] = notFound.length ? [line(`Not found (missing, deleted or not yours to read): ${notFound.join(', ')}`)] : [];
+    if (args.query !== undefined) {
+      const header = line(`## Sections of ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} matching "${clip(oneLine(args.query), 200)}", best first`);
+      const q = await packByQuery({ header: [header], rows, query: args.query, maxTokens: args.maxTokens, trailer }, ctx);
+      const results = q.views.filter((v) => v !== null);
+      return { pieces: q.pieces, data: { results, notFound, ...(q.budget ? { budget: q.budget } : {}) }, meta: q.budget ? { budget: q.budget } : {} };
+    }
     const header = line(`## ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} at tier ${args.tier}`);
     const listing = await packListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, trailer }, ctx);
     // Named up to MAX_FOOTER_LINES ids, so the note fits in the room the unbudgeted page keeps under

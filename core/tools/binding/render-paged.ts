@@ -1,12 +1,13 @@
 import type { BindingVersionRow } from '../../../db/store/bindings';
-import { renderContent, renderHead, tierObject, type Tier } from '../../budget/tier';
+import { loadedSections, renderContent, renderHead, tierObject, type Tier } from '../../budget/tier';
 import { splitPages, splitPreviewPages } from '../../budget/page';
 import { readCursor, issueCursor } from '../../cursor';
 import type { ToolContext } from '../../context';
 import { line, type Piece } from '../../tokens/doc';
 import { fail } from '../../errors';
 import { bindingAt, facts, type BindingView } from '../views';
-import { freshCounts } from '../../services/counts';
+import { freshCounts, loadSections } from '../../services/counts';
+import { renderOutline } from '../../budget/outline';
 
 /** Room left for framing when a tier-1.5 or tier-2 answer must be paged. */
 const PAGE_MARGIN = 200;
@@ -23,7 +24,8 @@ export async function renderBindingAtTier(
   cursor?: string,
 ): Promise<{ pieces: Piece[]; view: BindingView }> {
   await freshCounts(ctx, [row]);
-  const block = tier === '2' ? row.contentBlockTokens : tier === '1.5' ? row.previewBlockTokens : 0;
+  if (tier === '1.5') await loadSections(ctx, [row]);
+  const block = tier === '2' ? row.contentBlockTokens : tier === '1.5' ? row.previewBlockTokens + row.outlineBlockTokens : 0;
   const margin = tier === '2' ? PAGE_MARGIN : 0;
   if (tier === '1' || row.headBlockTokens + block + margin <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this binding is not paged at this tier; omit cursor');
@@ -34,7 +36,7 @@ export async function renderBindingAtTier(
   const pages =
     tier === '2'
       ? splitPages(row.content!, pageTokens, ctx.tokens, row.fence).map((text, i, all) => ({ text, block: renderContent(text, row.fence, { index: i + 1, count: all.length }) }))
-      : splitPreviewPages(facts(row), pageTokens, ctx.tokens).map((block) => ({ text: undefined, block }));
+      : splitPreviewPages(facts(row), pageTokens, ctx.tokens, row.outlineBlockTokens ? renderOutline(loadedSections(row), row.fence) : '').map((block) => ({ text: undefined, block }));
   const scope = `page${tier === '2' ? '' : '1.5'}:${row.bindingId}:${row.number}`;
   const index = await readCursor(ctx.db, cursor, scope);
   if (index >= pages.length) throw fail.invalid('cursor', 'points past the last page');

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineTool } from '../define';
-import { maxTokensSchema, setId, tierSchema } from '../schema';
+import { maxTokensSchema, querySchema, setId, tierSchema } from '../schema';
+import { packByQuery } from '../query-listing';
+import { clip } from '../../budget/card-cut';
 import { readSet, setContents } from '../../services/sets';
 import { line, type Piece } from '../../tokens/doc';
-import { bindingView } from '../views';
+import { bindingWithSections } from '../views';
 import { budgetView } from '../budget-view';
 import { checkBudget, MIN_BUDGET_TOKENS, packListing } from '../packed-list';
 import { oneLine, skippedLine, skippedView } from './set-view';
@@ -13,7 +15,7 @@ export const getSetContextTool = defineTool({
   title: 'Load a set under a token budget',
   category: 'set',
   description:
-    'Load a set\'s bindings in one call, packed under maxTokens (a hard cap on this whole answer). strategy "ordered" (default): in position order, stopping at the first item that does not fit. "fill": skip what does not fit and keep going. fallback (default true): an item too big at the tier asked for (default "2") is tried at 1.5, then 1, before it is left out. Omitted items are named with their cost so you can fetch them later; _meta.context.budget has the figures.',
+    'Load a set\'s bindings in one call, packed under maxTokens (a hard cap on this whole answer). strategy "ordered" (default): in position order, stopping at the first item that does not fit. "fill": skip what does not fit and keep going. fallback (default true): an item too big at the tier asked for (default "2") is tried at 1.5, then 1, before it is left out. Omitted items are named with their cost so you can fetch them later; _meta.context.budget has the figures. query: fill the budget with the sections that match it, best first, from any item (tier, strategy and fallback are then ignored).',
   aliases: ['load context', 'pack set', 'budget', 'fill context window', 'set context budget'],
   input: z.strictObject({
     setId: setId(),
@@ -21,10 +23,11 @@ export const getSetContextTool = defineTool({
     tier: tierSchema.default('2'),
     strategy: z.enum(['ordered', 'fill'], { message: 'must be "ordered" or "fill"' }).default('ordered'),
     fallback: z.boolean().default(true),
+    query: querySchema().optional(),
   }),
   output: z.object({
     set: z.object({ id: z.string(), name: z.string(), space: z.string(), itemCount: z.number(), totalTokenCount: z.number() }),
-    items: z.array(bindingView.extend({ position: z.number(), pinned: z.boolean() })),
+    items: z.array(bindingWithSections.extend({ position: z.number(), pinned: z.boolean() })),
     skipped: z.array(skippedView),
     budget: budgetView,
   }),
@@ -35,6 +38,19 @@ export const getSetContextTool = defineTool({
     const set = await readSet(ctx, ctx.caller, args.setId);
     const contents = await setContents(ctx, ctx.caller, set);
     const n = contents.items.length;
+    if (args.query !== undefined) {
+      const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, sections matching "${clip(oneLine(args.query), 200)}", best first, within ${args.maxTokens} tokens`);
+      const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id)];
+      if (n === 0) trailer.push(line('The set has no readable items.'));
+      const q = await packByQuery({ header: [header], rows: contents.items.map((it) => it.row), query: args.query, maxTokens: args.maxTokens, trailer }, ctx);
+      const shown = contents.items.flatMap((it, i) => (q.views[i] ? [{ ...q.views[i]!, position: it.position, pinned: it.pinned }] : []));
+      // Best match first, as in the text.
+      const rank = new Map(q.budget!.included.map((inc, r) => [inc.id, r]));
+      shown.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
+      const budget = q.budget!;
+      const setInfo = { id: set.id, name: set.name, space: `@${set.spaceSlug}`, itemCount: n, totalTokenCount: contents.totalTokenCount };
+      return { pieces: q.pieces, data: { set: setInfo, items: shown, skipped: contents.skipped, budget }, meta: { budget } };
+    }
     const how = `${args.strategy} at tier ${args.tier}${args.fallback && args.tier !== '1' ? ' (lower tiers allowed)' : ''}`;
     const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, ${how}, within ${args.maxTokens} tokens`);
     const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id)];

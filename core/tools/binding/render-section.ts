@@ -1,0 +1,73 @@
+import type { BindingVersionRow } from '../../../db/store/bindings';
+import { renderSection, sectionPath, type SectionIndex } from '../../budget/outline';
+import { splitPages } from '../../budget/page';
+import { loadedSections, renderContent, renderHead, tierObject } from '../../budget/tier';
+import { issueCursor, readCursor } from '../../cursor';
+import type { ToolContext } from '../../context';
+import { BinderyError, fail } from '../../errors';
+import { line, type Piece } from '../../tokens/doc';
+import { freshCounts, loadSections } from '../../services/counts';
+import { facts, type BindingView } from '../views';
+
+/** Room left for framing when a section read must be paged (as for tier 2). */
+const PAGE_MARGIN = 200;
+/** Valid ids a "no such section" error names at most. */
+const IDS_NAMED = 12;
+
+/** The section `id` of a version, or a NOT_FOUND naming `section` and a few ids that exist. */
+export function findSection(index: SectionIndex, id: string, row: Pick<BindingVersionRow, 'bindingId' | 'number'>): number {
+  const i = index.sections.findIndex((s) => s.id === id);
+  if (i >= 0) return i;
+  const ids = index.sections.slice(0, IDS_NAMED).map((s) => `"${s.id}"`);
+  const more = index.sections.length > IDS_NAMED ? ` and ${index.sections.length - IDS_NAMED} more (tier "1.5" lists them in its outline)` : '';
+  const valid = ids.length ? `its sections are ${ids.join(', ')}${more}` : 'it has no sections (its content is blank)';
+  return fail404(`section: "${id}" is not a section of ${row.bindingId} v${row.number}; ${valid}.`);
+}
+
+function fail404(message: string): never {
+  throw new BinderyError('NOT_FOUND', message, 'section', 'Use one of the section ids named above.');
+}
+
+/**
+ * One section of a version: the card, then the section's heading path and text between fence lines, at
+ * its stored cost. A section that would pass the response cap comes in pages with a cursor, as tier 2
+ * does; only that path counts at read time.
+ */
+export async function renderSectionRead(
+  row: BindingVersionRow,
+  sectionId: string,
+  ctx: ToolContext,
+  cursor?: string,
+): Promise<{ pieces: Piece[]; view: BindingView }> {
+  await freshCounts(ctx, [row]);
+  await loadSections(ctx, [row]);
+  const index = loadedSections(row);
+  const i = findSection(index, sectionId, row);
+  const s = index.sections[i]!;
+  const text = row.content!.slice(s.start, s.end);
+  const base = ctx.config.publicUrl;
+  const head: Piece = { text: renderHead(facts(row), base), tokens: row.headBlockTokens };
+  const section = { id: s.id, heading: s.heading, path: sectionPath(index.sections, i), tokens: s.tokens };
+  const card = tierObject(facts(row), '1', base);
+  if (row.headBlockTokens + s.tokens + PAGE_MARGIN <= ctx.config.maxResponseTokens) {
+    if (cursor) throw fail.invalid('cursor', 'this section is not paged; omit cursor');
+    return { pieces: [head, { text: renderSection(index.sections, i, text, row.fence), tokens: s.tokens }], view: { ...card, section: { ...section, content: text } } };
+  }
+  await ctx.tokens.load();
+  // The path line and section attribute come on every page: taken off the room splitPages has.
+  const frame = ctx.tokens.count(renderSection(index.sections, i, '', row.fence, { index: 999, count: 999 })) - ctx.tokens.count(renderContent('', row.fence, { index: 999, count: 999 }));
+  const pages = splitPages(text, ctx.config.maxResponseTokens - row.headBlockTokens - PAGE_MARGIN - frame, ctx.tokens, row.fence);
+  const scope = `section:${row.bindingId}:${row.number}:${s.id}`;
+  const at = await readCursor(ctx.db, cursor, scope);
+  if (at >= pages.length) throw fail.invalid('cursor', 'points past the last page');
+  const nextCursor = at + 1 < pages.length ? await issueCursor(ctx.db, { scope, offset: at + 1 }) : null;
+  const page = { index: at + 1, count: pages.length };
+  return {
+    pieces: [
+      head,
+      { text: renderSection(index.sections, i, pages[at]!, row.fence, page) },
+      line(nextCursor ? `Page ${page.index} of ${page.count}. Next page: the same call with cursor "${nextCursor}".` : `Page ${page.index} of ${page.count} (last).`),
+    ],
+    view: { ...card, section: { ...section, content: pages[at]! }, page: { ...page, nextCursor } },
+  };
+}
