@@ -82,6 +82,9 @@ export async function binderyToday(client: Client, counter: TokenCounter, task: 
  * Bindery's best policy with what the server offers (feature-detected, so it runs before and after
  * issue 9's features): the hit's excerpt; else its matching section; else tier 1.5, then tier 2.
  */
+/** The budget the best policy gives get_bindings {query}: room for a few sections. */
+const QUERY_BUDGET = 1_200;
+
 export async function binderyBest(client: Client, counter: TokenCounter, task: RetrievalTask): Promise<TaskOutcome & { path: string }> {
   const m = new Meter(client, counter, task);
   const tools = (await client.listTools()).tools;
@@ -89,7 +92,14 @@ export async function binderyBest(client: Client, counter: TokenCounter, task: R
   const search = await m.call('search_bindings', { query: task.query, tier: '1', limit: 5 });
   let path = search.data?.results?.some((h: any) => h.match) ? 'excerpt' : 'preview';
   let known = tools.some((t) => t.name === 'get_binding') || tools.some((t) => /\bsection\b/.test(t.description ?? ''));
-  for (const hit of (search.data?.results ?? []).slice(0, MAX_READS)) {
+  // get_bindings is listed in lazy mode; with `query` it packs the hits' matching sections under a budget in one call.
+  const batchQuery = tools.find((t) => t.name === 'get_bindings')?.inputSchema?.properties?.query !== undefined;
+  const hits = (search.data?.results ?? []).slice(0, MAX_READS);
+  if (!m.found && batchQuery && hits.length) {
+    path = 'get_bindings {query}';
+    await m.call('get_bindings', { ids: hits.map((h: any) => h.id), query: task.query, maxTokens: QUERY_BUDGET });
+  }
+  for (const hit of hits) {
     if (m.found) break;
     if (hit.match?.section) {
       // A model learns of get_binding {section} from a listed description; failing that it asks search_tools.
