@@ -3,23 +3,33 @@
 // to one count line) and the heading gets shorter when even that does not fit; the full list of
 // omitted ids stays in _meta.context.budget.omitted. Every answer is recounted independently.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readableBindingsCurrent, type BindingVersionRow } from '../../db/store/bindings';
+import type { Tier } from '../../core/budget/tier';
+import type { ToolContext } from '../../core/context';
 import { createBinding } from '../../core/services/bindings';
 import { ensureCaller } from '../../core/services/prepare';
 import { MAX_SET_ITEMS } from '../../core/services/sets';
+import { packListing } from '../../core/tools/packed-list';
+import { joinPieces, line } from '../../core/tokens/doc';
 import { call, contextOf, createTestWorld, ok, textOf, type TestWorld } from '../helpers';
 
 let world: TestWorld;
+let callerId: string;
 let client: Client;
 const pool: string[] = [];
 const BUDGETS = [50, 51, 55, 60, 75, 90, 100, 120, 150, 200, 300];
 
 beforeAll(async () => {
-  world = await createTestWorld();
+  world = await createTestWorld({ BINDERY_MAX_RESPONSE_TOKENS: '30000' });
   client = await world.connect('keeper');
   const deps = { db: world.db, tokens: world.tokens, config: world.config, now: () => Date.now() };
   const caller = await ensureCaller(deps, 'keeper');
+  callerId = caller.id;
   for (let i = 0; i < MAX_SET_ITEMS; i++) {
     // Plain cards, long cards in a dense script (near the 300-token card bound) and a few long documents.
     const dense = i % 7 === 3;
@@ -112,3 +122,68 @@ describe('batch reads, search and lists answer every budget from 50 up', () => {
   }, 60_000);
 });
 
+
+// The packer behind every budgeted tool, with more items than a set holds (a set stops at
+// MAX_SET_ITEMS): rows drawn with repeats from the pool, recounted with an independent tokenizer.
+const enc = new Tiktoken(o200k);
+const count = (s: string) => enc.encode(s, [], []).length;
+const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';
+const omitLine = (id: string, tokens: number, tier: Tier) => `- ${id} · ${tokens} tokens at tier ${tier}\n`;
+const moreLine = (m: number) => `- …and ${m} more (ids in _meta.context.budget.omitted)\n`;
+const countLine = (m: number) => `Omitted: ${m} item${m === 1 ? '' : 's'} over budget; ids in _meta.context.budget.omitted.\n`;
+
+/** Every footer the text may end with for these omitted items (in order), richest first. */
+function footerForms(omitted: { id: string; tokens: number }[], tier: Tier): string[] {
+  const m = omitted.length;
+  if (m === 0) return [''];
+  const forms: string[] = [];
+  for (let k = Math.min(m, 10); k >= 1; k--) forms.push(FOOTER_HEAD + omitted.slice(0, k).map((o) => omitLine(o.id, o.tokens, tier)).join('') + (k < m ? moreLine(m - k) : ''));
+  return [...forms, countLine(m)];
+}
+
+describe('packListing with up to 1,000 items', () => {
+  test('every budget in [50, 30000] answers: within it, exact, included + omitted = all, the footer the richest that fits', async () => {
+    const rows = [...(await readableBindingsCurrent(world.db, callerId, pool, false)).values()];
+    const ctx = { db: world.db, tokens: world.tokens, config: world.config } as unknown as ToolContext;
+    const runArb = fc.record({
+      picks: fc.integer({ min: 0, max: 1_000 }).chain((n) => fc.array(fc.nat(rows.length - 1), { minLength: n, maxLength: n })),
+      budget: fc.oneof(fc.integer({ min: 50, max: 400 }), fc.integer({ min: 50, max: 3_000 }), fc.integer({ min: 50, max: 30_000 })),
+      tier: fc.constantFrom<Tier>('1', '1.5', '2'),
+      strategy: fc.constantFrom<'ordered' | 'fill'>('ordered', 'fill'),
+      fallback: fc.boolean(),
+      title: fc.constantFrom('Short', '題名'.repeat(100)),
+    });
+    await fc.assert(
+      fc.asyncProperty(runArb, async (r) => {
+        const picked: BindingVersionRow[] = r.picks.map((i) => ({ ...rows[i]! }));
+        const listing = await packListing(
+          {
+            header: [line(`## ${r.title}: ${picked.length} items within ${r.budget} tokens`)],
+            compact: { header: [line(`## ${picked.length} items`)] },
+            rows: picked,
+            tier: r.tier,
+            maxTokens: r.budget,
+            strategy: r.strategy,
+            fallback: r.fallback,
+          },
+          ctx,
+        );
+        const text = listing.pieces.map((p) => p.text).join('');
+        const tokens = count(text);
+        expect(tokens).toBeLessThanOrEqual(r.budget);
+        expect(listing.totalTokens).toBe(tokens);
+        expect(joinPieces(listing.pieces, world.tokens).tokens).toBe(tokens);
+        const budget = listing.budget!;
+        expect(budget.usedTokens).toBe(tokens);
+        // Included and omitted are all the rows, in order, exactly as rowTiers says.
+        expect(budget.included.map((i) => i.id)).toEqual(picked.filter((_, i) => listing.rowTiers[i]).map((p) => p.bindingId));
+        expect(budget.omitted.map((o) => o.id)).toEqual(picked.filter((_, i) => !listing.rowTiers[i]).map((p) => p.bindingId));
+        const forms = footerForms(budget.omitted, r.tier);
+        const footer = forms.find((f) => text.endsWith(f));
+        expect(footer).toBeDefined();
+        expect(footer).toBe(forms.find((f) => tokens - count(footer!) + count(f) <= r.budget));
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
