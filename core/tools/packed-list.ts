@@ -1,6 +1,7 @@
 import type { BindingVersionRow } from '../../db/store/bindings';
 import { contentsByVersionId } from '../../db/store/contents';
-import { pack, type FooterCosts } from '../budget/pack';
+import { pack, type PackResult } from '../budget/pack';
+import { NO_FOOTER, type FooterCosts } from '../budget/footer';
 import { tierCost, type Tier } from '../budget/tier';
 import type { ToolContext } from '../context';
 import { fail } from '../errors';
@@ -8,6 +9,9 @@ import { line, type Piece } from '../tokens/doc';
 import { paginate } from '../cursor';
 import { bindingAt, type BindingView } from './views';
 import { freshCounts, loadSections } from '../services/counts';
+import { footerPieces, listingFooter, type ListingFooter } from './omitted-footer';
+
+export { FOOTER_HEAD, MAX_FOOTER_LINES, countLine, moreLine, omitLine } from './omitted-footer';
 
 export interface PackedItem {
   id: string;
@@ -54,24 +58,18 @@ export interface ListingRequest {
   fallback?: boolean;
   /** Framing after the items (skipped ids, paging hints); counted into the budget. */
   trailer?: Piece[];
+  /**
+   * Shorter framing for a budget that cannot hold the header, the trailer and a one-line count of
+   * the items: a small budget still answers (with ids and names that are long, or many skipped ids,
+   * the full framing alone can pass 50 tokens). Keep it to a few tokens that do not grow with input.
+   */
+  compact?: { header: Piece[]; trailer?: Piece[] };
 }
 
-/** The smallest budget any tool accepts: below it not even a heading and an omitted list fit. */
+/** The smallest budget any tool accepts: a compact heading and a one-line count of what was left out fit in it. */
 export const MIN_BUDGET_TOKENS = 50;
-export const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';
-export const MAX_FOOTER_LINES = 10;
 /** Without a budget the page fills the response cap less this, kept for the paging line after it. */
 const UNBUDGETED_RESERVE = 300;
-
-/** The footer line naming one omitted item and its cost at the requested tier. */
-export function omitLine(id: string, tokens: number, tier: Tier): string {
-  return `- ${id} · ${tokens} tokens at tier ${tier}\n`;
-}
-
-/** The footer's last line when more items were omitted than it names. */
-export function moreLine(m: number): string {
-  return `- …and ${m} more (all in _meta.context.budget.omitted)\n`;
-}
 
 /** Rejects a budget outside what a response may be (0, negative and fractions fail the schema). */
 export function checkBudget(maxTokens: number | undefined, ctx: ToolContext): void {
@@ -90,59 +88,50 @@ function counted(pieces: readonly Piece[], ctx: ToolContext): Piece[] {
 
 /**
  * Lays out bindings under a budget with stored counts: header framing, each item at its chosen tier,
- * the trailer, and (with a budget) a footer naming each omitted item with its cost. The text is at
- * most the budget, counted exactly; only framing lines are tokenized, never stored content.
+ * the trailer, and (with a budget) a footer about the omitted items, naming as many with their cost
+ * as the room left holds (all of them are in the budget report). The text is at most the budget,
+ * counted exactly; only framing lines are tokenized, never stored content.
  */
 export async function packListing(req: ListingRequest, ctx: ToolContext): Promise<PackedListing> {
   await freshCounts(ctx, req.rows);
-  const header = counted(req.header, ctx);
-  const trailer = counted(req.trailer ?? [], ctx);
   const budgeted = req.maxTokens !== undefined;
   const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
   const costs = req.rows.map((r) => ({ '1': tierCost(r, '1'), '1.5': tierCost(r, '1.5'), '2': tierCost(r, '2') }));
-  const lineMemo = new Map<number, number>();
-  const lineTokens = (i: number) => {
-    let n = lineMemo.get(i);
-    if (n === undefined) lineMemo.set(i, (n = ctx.tokens.count(omitLine(req.rows[i]!.bindingId, costs[i]![req.tier], req.tier))));
-    return n;
-  };
-  // The "…and N more" line is counted once per number of digits (o200k and cl100k give every number
-  // of 1–3 digits one token); the line actually written is checked below and, should a tokenizer
-  // disagree, packing is redone with a count per N.
-  const moreMemo = new Map<number, number>();
-  let moreKey = (m: number) => String(m).length;
-  const moreTokens = (m: number) => {
-    let n = moreMemo.get(moreKey(m));
-    if (n === undefined) moreMemo.set(moreKey(m), (n = ctx.tokens.count(moreLine(m))));
-    return n;
-  };
-  const footer: FooterCosts = budgeted
-    ? { baseTokens: ctx.tokens.count(FOOTER_HEAD), maxLines: MAX_FOOTER_LINES, lineTokens, moreTokens }
-    : { baseTokens: 0, maxLines: 0, lineTokens: () => 0, moreTokens: () => 0 };
-  const headerTokens = [...header, ...trailer].reduce((n, p) => n + p.tokens!, 0);
+  const footerRows = req.rows.map((r, i) => ({ id: r.bindingId, tokens: costs[i]![req.tier] }));
+  const framings = [{ header: req.header, trailer: req.trailer ?? [] }, ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : [])].map((f) => ({
+    header: counted(f.header, ctx),
+    trailer: counted(f.trailer, ctx),
+  }));
   const input = {
     budget,
-    headerTokens,
-    footer,
     items: costs.map((c) => ({ costs: c })),
     tier: req.tier,
     strategy: req.strategy ?? (budgeted ? 'fill' : 'ordered'),
     fallback: req.fallback ?? budgeted,
   } as const;
-  let result = pack(input);
-  const finalRest = result.chosen.filter((t) => t === null).length - MAX_FOOTER_LINES;
-  if (budgeted && finalRest > 0 && ctx.tokens.count(moreLine(finalRest)) !== moreTokens(finalRest)) {
-    moreMemo.clear();
-    moreKey = (m) => m;
-    result = pack(input);
+  /** Packs with the full framing, or with the compact one when the full one leaves no room even for the count line. */
+  const packFramed = (footer: FooterCosts) => {
+    let last: { result: PackResult; framing: (typeof framings)[number] } | undefined;
+    for (const framing of framings) {
+      const headerTokens = [...framing.header, ...framing.trailer].reduce((n, p) => n + p.tokens!, 0);
+      last = { result: pack({ ...input, headerTokens, footer }), framing };
+      if (last.result.fits) break;
+    }
+    return last!;
+  };
+  let footer: ListingFooter | undefined = budgeted ? listingFooter(footerRows, req.tier, ctx.tokens, false) : undefined;
+  let { result, framing } = packFramed(footer ?? NO_FOOTER);
+  if (footer && !footer.exact(result.footer, result.chosen.filter((t) => t === null).length)) {
+    footer = listingFooter(footerRows, req.tier, ctx.tokens, true);
+    ({ result, framing } = packFramed(footer));
   }
   const notes: Piece[] = [];
   if (!budgeted && req.rows.length > 0 && result.chosen[0] === null) {
     // Without a budget the page is cut at the cap; a first item too large for it alone would stall
     // paging, so it is shown at the best lower tier instead, and said so.
-    const first = pack({ ...input, items: input.items.slice(0, 1), fallback: true });
+    const first = pack({ ...input, headerTokens: result.totalTokens, footer: NO_FOOTER, items: input.items.slice(0, 1), fallback: true });
     if (first.chosen[0]) {
-      result = { chosen: [first.chosen[0], ...req.rows.slice(1).map(() => null)], totalTokens: first.totalTokens, fits: true };
+      result = { ...first, chosen: [first.chosen[0], ...req.rows.slice(1).map(() => null)] };
       notes.push(...counted([line(`${req.rows[0]!.bindingId} is too long for tier ${req.tier} in a list; shown at tier ${first.chosen[0]}. get_binding reads it in pages.`)], ctx));
     }
   }
@@ -154,7 +143,7 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
   const contents = await contentsByVersionId(ctx.db, missing);
   // Sections only for the rows shown at tier 1.5 (their outline); lists at other tiers never read them.
   await loadSections(ctx, req.rows.filter((_, i) => result.chosen[i] === '1.5'));
-  const pieces: Piece[] = [...header];
+  const pieces: Piece[] = [...framing.header];
   const views: BindingView[] = [];
   const included: PackedItem[] = [];
   const omitted: (OmittedItem & { index: number })[] = [];
@@ -170,13 +159,8 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
     views.push(at.view);
     included.push({ id: row.bindingId, tier, tokens: costs[i]![tier] });
   });
-  pieces.push(...trailer, ...notes);
-  if (budgeted && omitted.length) {
-    pieces.push({ text: FOOTER_HEAD, tokens: footer.baseTokens });
-    for (const o of omitted.slice(0, MAX_FOOTER_LINES)) pieces.push({ text: omitLine(o.id, o.tokens, req.tier), tokens: lineTokens(o.index) });
-    const rest = omitted.length - MAX_FOOTER_LINES;
-    if (rest > 0) pieces.push({ text: moreLine(rest), tokens: moreTokens(rest) });
-  }
+  pieces.push(...framing.trailer, ...notes);
+  if (footer) pieces.push(...footerPieces(footerRows, omitted.map((o) => o.index), result.footer, req.tier, footer));
   const omittedOut = omitted.map(({ id, tokens }) => ({ id, tokens }));
   const used = result.totalTokens + notes.reduce((n, p) => n + p.tokens!, 0);
   return {
@@ -200,12 +184,18 @@ export async function pagedListing(
   req: ListingRequest & { scope: string; offset: number; total: number; empty: string },
   ctx: ToolContext,
 ) {
-  const trailer: Piece[] = [];
+  const trailer: Piece[] = [...(req.trailer ?? [])];
+  const compactTrailer: Piece[] = [...(req.compact?.trailer ?? [])];
   const more = (cursor: string | null) => line(`More: call again with cursor "${cursor}".`);
   let pagination = await paginate(ctx.db, req.scope, req.offset, req.rows.length, req.total);
-  if (req.maxTokens !== undefined && pagination.hasMore) trailer.push(more(pagination.nextCursor));
-  if (req.total === 0) trailer.push(line(req.empty));
-  const listing = await packListing({ ...req, trailer }, ctx);
+  if (req.maxTokens !== undefined && pagination.hasMore) {
+    trailer.push(more(pagination.nextCursor));
+    // A cursor carries its query: a small budget points to it instead of spelling it out.
+    compactTrailer.push(line('More: call again with cursor = pagination.nextCursor.'));
+  }
+  if (req.total === 0) for (const t of [trailer, compactTrailer]) t.push(line(req.empty));
+  const compact = req.compact && { header: req.compact.header, trailer: compactTrailer };
+  const listing = await packListing({ ...req, trailer, compact }, ctx);
   const pieces = [...listing.pieces];
   if (req.maxTokens === undefined) {
     const first = req.rows[0];

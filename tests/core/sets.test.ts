@@ -166,7 +166,10 @@ describe('get_set_context', () => {
     for (const maxTokens of [0, -5, 1.5]) expect(await err(alice, 'get_set_context', { setId, maxTokens })).toMatch(/^Error INVALID_INPUT: maxTokens: /);
     expect(await err(alice, 'get_set_context', { setId, maxTokens: 49 })).toMatch(/maxTokens: must be at least 50/);
     expect(await err(alice, 'get_set_context', { setId, maxTokens: 25_001 })).toMatch(/maxTokens: is 25001 but must be at most 25000/);
-    expect(await err(alice, 'get_set_context', { setId, maxTokens: 50 })).toMatch(/maxTokens: is 50 but even an answer that leaves every item out needs \d+ tokens/);
+    // The smallest budget answers: a short heading and one line counting what was left out.
+    const smallest = await ok(alice, 'get_set_context', { setId, maxTokens: 50 });
+    expect(textOf(smallest._result)).toBe(`## Set ${setId}: 6 items\nOmitted: 6 items over budget; ids in _meta.context.budget.omitted.\n`);
+    expect(smallest.budget.omitted.map((o: { id: string }) => o.id)).toEqual(ids);
     expect(await err(alice, 'get_set_context', { setId })).toMatch(/maxTokens: is required/);
     expect(await err(alice, 'get_set_context', { setId, maxTokens: 1000, strategy: 'best' })).toMatch(/strategy: must be one of/);
   });

@@ -40,7 +40,9 @@ export const getBindingsTool = defineTool({
       return { pieces: q.pieces, data: { results, notFound, ...(q.budget ? { budget: q.budget } : {}) }, meta: q.budget ? { budget: q.budget } : {} };
     }
     const header = line(`## ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} at tier ${args.tier}`);
-    const listing = await packListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, trailer }, ctx);
+    // A small budget cannot hold up to 49 unknown ids: it counts them instead.
+    const compact = { header: [header], trailer: notFound.length ? [line(`Not found: ${notFound.length} (listed in notFound).`)] : [] };
+    const listing = await packListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, trailer, compact }, ctx);
     // Named up to MAX_FOOTER_LINES ids, so the note fits in the room the unbudgeted page keeps under
     // the cap (49 ids would not).
     const left = listing.omitted.map((o) => o.id);

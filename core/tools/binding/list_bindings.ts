@@ -34,9 +34,10 @@ export const listBindingsTool = defineTool({
     const found = await listBindingRows(ctx.db, { userId: ctx.caller.id, spaceId: space.id, offset, limit: args.limit });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
-    const header = line(`## @${space.slug}: ${found.total} binding${found.total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`);
+    const count = `${found.total} binding${found.total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`;
+    const header = line(`## @${space.slug}: ${count}`);
     const { listing, pagination, pieces } = await pagedListing(
-      { header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'Empty. create_binding adds one.' },
+      { header: [header], compact: { header: [line(`## ${count}`)] }, rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'Empty. create_binding adds one.' },
       ctx,
     );
     return {

@@ -38,8 +38,9 @@ export const searchBindingsTool = defineTool({
     const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit: args.limit });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
-    const header = line(`## Search "${oneLine(args.query)}": ${found.total} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`);
-    const page = await pagedListing({ header: [header], rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
+    const matches = `${found.total} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
+    const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
+    const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
     const { listing, pagination, pieces } = page;
     return {
       pieces,

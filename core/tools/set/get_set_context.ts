@@ -8,14 +8,14 @@ import { line, type Piece } from '../../tokens/doc';
 import { bindingWithSections } from '../views';
 import { budgetView } from '../budget-view';
 import { checkBudget, MIN_BUDGET_TOKENS, packListing } from '../packed-list';
-import { oneLine, skippedLine, skippedView } from './set-view';
+import { oneLine, skippedCount, skippedLine, skippedView } from './set-view';
 
 export const getSetContextTool = defineTool({
   name: 'get_set_context',
   title: 'Load a set under a token budget',
   category: 'set',
   description:
-    'Load a set\'s bindings in one call, packed under maxTokens (a hard cap on this whole answer). strategy "ordered" (default): in position order, stopping at the first item that does not fit. "fill": skip what does not fit and keep going. fallback (default true): an item too big at the tier asked for (default "2") is tried at 1.5, then 1, before it is left out. Omitted items are named with their cost so you can fetch them later; _meta.context.budget has the figures. query: fill the budget with the sections that match it, best first, from any item (tier, strategy and fallback are then ignored).',
+    'Load a set\'s bindings in one call, packed under maxTokens (a hard cap on this whole answer). strategy "ordered" (default): in position order, stopping at the first item that does not fit. "fill": skip what does not fit and keep going. fallback (default true): an item too big at the tier asked for (default "2") is tried at 1.5, then 1, before it is left out. Omitted items are named with their cost, as many as the budget leaves room for (any budget from 50 answers, however large the set); _meta.context.budget has the figures and every omitted id. query: fill the budget with the sections that match it, best first, from any item (tier, strategy and fallback are then ignored).',
   aliases: ['load context', 'pack set', 'budget', 'fill context window', 'set context budget'],
   input: z.strictObject({
     setId: setId(),
@@ -53,10 +53,15 @@ export const getSetContextTool = defineTool({
     }
     const how = `${args.strategy} at tier ${args.tier}${args.fallback && args.tier !== '1' ? ' (lower tiers allowed)' : ''}`;
     const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, ${how}, within ${args.maxTokens} tokens`);
-    const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id)];
-    if (n === 0) trailer.push(line('The set has no readable items.'));
+    const empty = n === 0 ? [line('The set has no readable items.')] : [];
+    const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id), ...empty];
+    // For a budget too small for the name and every skipped id: the id, the count, and skipped counted.
+    const compact = {
+      header: [line(`## Set ${set.id}: ${n} item${n === 1 ? '' : 's'}`)],
+      trailer: [...skippedCount(contents.skipped), ...empty],
+    };
     const listing = await packListing(
-      { header: [header], rows: contents.items.map((it) => it.row), tier: args.tier, maxTokens: args.maxTokens, strategy: args.strategy, fallback: args.fallback, trailer },
+      { header: [header], rows: contents.items.map((it) => it.row), tier: args.tier, maxTokens: args.maxTokens, strategy: args.strategy, fallback: args.fallback, trailer, compact },
       ctx,
     );
     let k = 0;

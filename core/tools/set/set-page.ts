@@ -5,7 +5,7 @@ import { readSet, setContents } from '../../services/sets';
 import { line } from '../../tokens/doc';
 import { checkBudget, pagedListing } from '../packed-list';
 import { cappedText } from '../run';
-import { oneLine, skippedLine, toSetView } from './set-view';
+import { oneLine, skippedCount, skippedLine, toSetView } from './set-view';
 
 export interface SetPageArgs {
   id: string;
@@ -36,6 +36,7 @@ export async function setItemsPage(args: SetPageArgs, ctx: ToolContext) {
       tier: args.tier,
       maxTokens: args.maxTokens,
       trailer: skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id),
+      compact: { header: [line(`## Set ${set.id}: ${total} item${total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`)], trailer: skippedCount(contents.skipped) },
       scope,
       offset,
       total,

@@ -79,6 +79,11 @@ export function skippedLine(skipped: SetContents['skipped'], owner: boolean): Pi
   return [line(`Skipped: ${named}${more}.${owner ? ' edit_set_items remove drops them.' : ''}`)];
 }
 
+/** The skipped items counted in one short line, for a budget too small to name them; or nothing. */
+export function skippedCount(skipped: SetContents['skipped']): Piece[] {
+  return skipped.length ? [line(`Skipped: ${skipped.length} (listed in skipped).`)] : [];
+}
+
 export function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
