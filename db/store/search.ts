@@ -67,7 +67,7 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
     WHERE bindings_fts MATCH ${match} AND bindings.deleted_at IS NULL AND ${scope(opts)}`;
   const rows = await db.all<Record<string, unknown>>(
     sql`SELECT ${sql.join(cols, sql`, `)}, hit.rank AS rank
-    FROM (SELECT bindings.rowid AS rid, bm25(bindings_fts, 0, 10.0, 5.0, 3.0, 1.0) AS rank ${hits}
+    FROM (SELECT bindings.rowid AS rid, bm25(bindings_fts, 10.0, 5.0, 3.0, 4.0, 1.0) AS rank ${hits}
           ORDER BY rank ASC, bindings.id LIMIT ${opts.limit} OFFSET ${opts.offset}) AS hit
     JOIN bindings ON bindings.rowid = hit.rid
     JOIN spaces ON spaces.id = bindings.space_id
