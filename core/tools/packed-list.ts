@@ -54,6 +54,14 @@ export interface ListingRequest {
   fallback?: boolean;
   /** Framing after the items (skipped ids, paging hints); counted into the budget. */
   trailer?: Piece[];
+  /** Per row (aligned with `rows`): lines shown right under the item and fields added to its view; their tokens count as the item's. */
+  extras?: (RowExtra | undefined)[];
+}
+
+/** What a listing shows under one item besides its tier block (a search hit's match line). */
+export interface RowExtra {
+  piece: Piece & { tokens: number };
+  fields: Record<string, unknown>;
 }
 
 /** The smallest budget any tool accepts: below it not even a heading and an omitted list fit. */
@@ -99,7 +107,10 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
   const trailer = counted(req.trailer ?? [], ctx);
   const budgeted = req.maxTokens !== undefined;
   const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
-  const costs = req.rows.map((r) => ({ '1': tierCost(r, '1'), '1.5': tierCost(r, '1.5'), '2': tierCost(r, '2') }));
+  const costs = req.rows.map((r, i) => {
+    const extra = req.extras?.[i]?.piece.tokens ?? 0;
+    return { '1': tierCost(r, '1') + extra, '1.5': tierCost(r, '1.5') + extra, '2': tierCost(r, '2') + extra };
+  });
   const lineMemo = new Map<number, number>();
   const lineTokens = (i: number) => {
     let n = lineMemo.get(i);
@@ -164,8 +175,9 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
     }
     const full = tier === '2' && row.content === undefined ? { ...row, content: contents.get(row.versionId) ?? '' } : row;
     const at = bindingAt(full, tier, ctx);
-    pieces.push(...at.pieces);
-    views.push(at.view);
+    const extra = req.extras?.[i];
+    pieces.push(...at.pieces, ...(extra ? [extra.piece] : []));
+    views.push(extra ? { ...at.view, ...extra.fields } : at.view);
     included.push({ id: row.bindingId, tier, tokens: costs[i]![tier] });
   });
   pieces.push(...trailer, ...notes);
