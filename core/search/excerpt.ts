@@ -6,6 +6,14 @@ import { oneLine } from '../budget/card-cut';
 
 /** The most an excerpt may cost, counted exactly with the server's tokenizer. */
 export const EXCERPT_TOKENS = 60;
+/** Excerpts are also kept short in characters, so counting one (and its Match line) is always a short count. */
+const EXCERPT_CHARS = 280;
+/** Within both caps; text over the character cap is never counted (stored text is not tokenized on read). */
+const fits = (text: string, tokens: TokenCounter): number | undefined => {
+  if (text.length > EXCERPT_CHARS) return undefined;
+  const n = tokens.count(text);
+  return n <= EXCERPT_TOKENS ? n : undefined;
+};
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 /** Scripts written without spaces: a term matches as a substring, and excerpts are cut by characters. */
@@ -87,17 +95,16 @@ export function excerptOf(content: string, section: SectionSpan, terms: readonly
     const score = h.distinct * 10 + h.total;
     if (score > best) [at, best] = [i, score];
   });
-  const first = tokens.count(us[at]!);
-  if (first > EXCERPT_TOKENS) return cutAround(us[at]!, terms, tokens);
+  const first = fits(us[at]!, tokens);
+  if (first === undefined) return cutAround(us[at]!, terms, tokens);
   let [lo, hi, used] = [at, at, first];
   for (let grew = true; grew; ) {
     grew = false;
     for (const side of [1, -1] as const) {
       const i = side === 1 ? hi + 1 : lo - 1;
       if (i < 0 || i >= us.length) continue;
-      const text = us.slice(Math.min(lo, i), Math.max(hi, i) + 1).join(' ');
-      const n = tokens.count(text);
-      if (n <= EXCERPT_TOKENS) {
+      const n = fits(us.slice(Math.min(lo, i), Math.max(hi, i) + 1).join(' '), tokens);
+      if (n !== undefined) {
         [lo, hi, used] = [Math.min(lo, i), Math.max(hi, i), n];
         grew = true;
       }
@@ -124,10 +131,11 @@ function cutAround(unit: string, terms: readonly string[], tokens: TokenCounter)
     return `${start > 0 ? '…' : ''}${parts.slice(start, end).join(joiner)}${end < parts.length ? '…' : ''}`;
   };
   // The largest window that fits: token counts grow with the window, so a binary search finds it.
-  let [lo, hi] = [0, parts.length];
+  // A word is at least one token, a dense-script character at least a quarter of one: larger windows never fit.
+  let [lo, hi] = [0, Math.min(parts.length, dense ? EXCERPT_TOKENS * 4 : EXCERPT_TOKENS)];
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (tokens.count(render(mid)) <= EXCERPT_TOKENS) lo = mid;
+    if (fits(render(mid), tokens) !== undefined) lo = mid;
     else hi = mid - 1;
   }
   const text = lo > 0 ? render(lo) : '';

@@ -23,7 +23,7 @@ export interface HitMatch {
   piece: Piece & { tokens: number };
 }
 
-const HEADING_CHARS = 80;
+const HEADING_CHARS = 60;
 const memo = new Map<string, number>();
 const MEMO_LIMIT = 20_000;
 
