@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { migrations } from './migrations/bundle';
 import type { BinderyDb } from './types';
-import { alignSearchIndex } from './store/fts';
+import { rebuildSearchIndex } from './store/fts';
 
 const LEDGER = '__bindery_migrations';
 
@@ -20,7 +20,7 @@ export async function migrate(db: BinderyDb): Promise<string[]> {
     applied.push(m.tag);
   }
   // Data upkeep that a SQL migration cannot express idempotently across databases indexed before it.
-  await alignSearchIndex(db);
+  await rebuildSearchIndex(db);
   return applied;
 }
 

@@ -64,6 +64,14 @@ export interface ListingRequest {
    * the full framing alone can pass 50 tokens). Keep it to a few tokens that do not grow with input.
    */
   compact?: { header: Piece[]; trailer?: Piece[] };
+  /** Per row (aligned with `rows`): lines shown right under the item and fields added to its view; their tokens count as the item's. */
+  extras?: (RowExtra | undefined)[];
+}
+
+/** What a listing shows under one item besides its tier block (a search hit's match line). */
+export interface RowExtra {
+  piece: Piece & { tokens: number };
+  fields: Record<string, unknown>;
 }
 
 /** The smallest budget any tool accepts: a compact heading and a one-line count of what was left out fit in it. */
@@ -96,7 +104,10 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
   await freshCounts(ctx, req.rows);
   const budgeted = req.maxTokens !== undefined;
   const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
-  const costs = req.rows.map((r) => ({ '1': tierCost(r, '1'), '1.5': tierCost(r, '1.5'), '2': tierCost(r, '2') }));
+  const costs = req.rows.map((r, i) => {
+    const extra = req.extras?.[i]?.piece.tokens ?? 0;
+    return { '1': tierCost(r, '1') + extra, '1.5': tierCost(r, '1.5') + extra, '2': tierCost(r, '2') + extra };
+  });
   const footerRows = req.rows.map((r, i) => ({ id: r.bindingId, tokens: costs[i]![req.tier] }));
   const framings = [{ header: req.header, trailer: req.trailer ?? [] }, ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : [])].map((f) => ({
     header: counted(f.header, ctx),
@@ -155,8 +166,9 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
     }
     const full = tier === '2' && row.content === undefined ? { ...row, content: contents.get(row.versionId) ?? '' } : row;
     const at = bindingAt(full, tier, ctx);
-    pieces.push(...at.pieces);
-    views.push(at.view);
+    const extra = req.extras?.[i];
+    pieces.push(...at.pieces, ...(extra ? [extra.piece] : []));
+    views.push(extra ? { ...at.view, ...extra.fields } : at.view);
     included.push({ id: row.bindingId, tier, tokens: costs[i]![tier] });
   });
   pieces.push(...framing.trailer, ...notes);

@@ -75,5 +75,13 @@ export const migrations: { tag: string; statements: string[] }[] = [
       "ALTER TABLE `versions` ADD `outline_block_tokens` integer DEFAULT 0 NOT NULL;",
       "ALTER TABLE `versions` ADD `sections` text DEFAULT '' NOT NULL;"
     ]
+  },
+  {
+    "tag": "0006_fts_v2",
+    "statements": [
+      "-- Search index v2 (issue 9): contentless (content=''), so the index no longer keeps a second copy of\n-- every document; rows are removed by rowid (contentless_delete). A `headings` column ranks Markdown\n-- headings above body text. The rows are filled by db/store/fts.ts `rebuildSearchIndex` right after\n-- migrating (headings are extracted in code), gated by the `fts_v2_built` setting.\nDROP TABLE IF EXISTS `bindings_fts`;",
+      "CREATE VIRTUAL TABLE `bindings_fts` USING fts5(\n  `name`,\n  `summary`,\n  `key_points`,\n  `headings`,\n  `content`,\n  content = '',\n  contentless_delete = 1,\n  tokenize = 'porter unicode61'\n);",
+      "DELETE FROM `settings` WHERE `key` = 'fts_v2_built';"
+    ]
   }
 ];

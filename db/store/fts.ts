@@ -1,51 +1,64 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { BinderyDb } from '../types';
+import { headingsOf } from './fts-headings';
 
-// The full-text index (`bindings_fts`, FTS5) holds the current version of each live binding. Its rowid
-// is always the binding's rowid, so search joins by integer key and writes address one row directly.
+// The full-text index (`bindings_fts`, FTS5) holds the current version of each live binding. It is
+// contentless (content=''): the text lives once, in `versions`; the index keeps only its postings.
+// Its rowid is always the binding's rowid, so search joins by integer key and writes address one row
+// directly (contentless_delete lets a row be removed by rowid alone).
 
 /** The FTS row of a binding is addressed by the binding's rowid (kept equal to the FTS rowid). */
 const ftsRowid = (bindingId: string) => sql`(SELECT rowid FROM bindings WHERE id = ${bindingId})`;
+
+/** The indexed columns of one version, in table order (rowid first). */
+type Indexed = { name: string; summary: string; keyPoints?: string[] | null; content: string };
 
 /**
  * Statement indexing a binding's current version; run in the same batch as the version write, with
  * that write's `guard` (the index changes only when the version was written).
  */
-export function ftsInsert(db: BinderyDb, bindingId: string, v: { name: string; summary: string; keyPoints?: string[] | null; content: string }, guard: SQL = sql`1`) {
+export function ftsInsert(db: BinderyDb, bindingId: string, v: Indexed, guard: SQL = sql`1`) {
   return db.run(
-    sql`INSERT INTO bindings_fts (rowid, binding_id, name, summary, key_points, content) SELECT ${ftsRowid(bindingId)}, ${bindingId}, ${v.name}, ${v.summary}, ${(v.keyPoints ?? []).join('\n')}, ${v.content} WHERE ${guard}`,
+    sql`INSERT INTO bindings_fts (rowid, name, summary, key_points, headings, content) SELECT ${ftsRowid(bindingId)}, ${v.name}, ${v.summary}, ${(v.keyPoints ?? []).join('\n')}, ${headingsOf(v.content)}, ${v.content} WHERE ${guard}`,
   );
 }
 
-/** Statement removing a binding from the index (by rowid: a lookup, not a scan of the FTS content), when `guard` holds. */
+/** Statement removing a binding from the index (by rowid), when `guard` holds. */
 export function ftsDelete(db: BinderyDb, bindingId: string, guard: SQL = sql`1`) {
   return db.run(sql`DELETE FROM bindings_fts WHERE rowid = ${ftsRowid(bindingId)} AND ${guard}`);
 }
 
-const ALIGNED_KEY = 'fts_rowid_aligned';
+const BUILT_KEY = 'fts_v2_built';
+/** Bindings re-indexed per batch: bounded memory on large databases. */
+const REBUILD_CHUNK = 500;
 
 /**
- * Once per database: rebuilds the index so every FTS rowid equals its binding's rowid (databases
- * indexed before rowids were aligned). Idempotent; a later run is one settings read. Returns true
- * when it rebuilt anything.
+ * Once per database (after the fts_v2 migration): fills the index from the live bindings' current
+ * versions, in chunks keyed by rowid. Each chunk removes then re-adds its rows in one batch, so a
+ * write racing the rebuild leaves one row, never two. Idempotent; a later run is one settings read.
+ * Returns true when it rebuilt anything.
  */
-export async function alignSearchIndex(db: BinderyDb): Promise<boolean> {
-  const done = await db.all<{ value: string }>(sql`SELECT value FROM settings WHERE key = ${ALIGNED_KEY}`);
+export async function rebuildSearchIndex(db: BinderyDb): Promise<boolean> {
+  const done = await db.all<{ value: string }>(sql`SELECT value FROM settings WHERE key = ${BUILT_KEY}`);
   if (done.length) return false;
-  const any = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM bindings_fts LIMIT 1)`);
-  const rebuild = Number(any?.n ?? 0) > 0;
-  await db.batch([
-    ...(rebuild
-      ? [
-          db.run(sql`DELETE FROM bindings_fts`),
-          db.run(sql`INSERT INTO bindings_fts (rowid, binding_id, name, summary, key_points, content)
-            SELECT bindings.rowid, bindings.id, versions.name, versions.summary,
-              coalesce((SELECT group_concat(value, char(10)) FROM json_each(versions.key_points)), ''), versions.content
-            FROM bindings JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version
-            WHERE bindings.deleted_at IS NULL`),
-        ]
-      : []),
-    db.run(sql`INSERT INTO settings (key, value) VALUES (${ALIGNED_KEY}, '1') ON CONFLICT (key) DO NOTHING`),
-  ] as unknown as Parameters<BinderyDb['batch']>[0]);
-  return rebuild;
+  let after = -1;
+  let any = false;
+  for (;;) {
+    const rows = await db.all<{ rid: number; name: string; summary: string; keyPoints: string; content: string }>(sql`
+      SELECT bindings.rowid AS rid, versions.name AS name, versions.summary AS summary, versions.key_points AS keyPoints, versions.content AS content
+      FROM bindings JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version
+      WHERE bindings.deleted_at IS NULL AND bindings.rowid > ${after} ORDER BY bindings.rowid LIMIT ${REBUILD_CHUNK}`);
+    if (!rows.length) break;
+    any = true;
+    after = Number(rows[rows.length - 1]!.rid);
+    await db.batch(
+      rows.flatMap((r) => [
+        db.run(sql`DELETE FROM bindings_fts WHERE rowid = ${r.rid}`),
+        db.run(sql`INSERT INTO bindings_fts (rowid, name, summary, key_points, headings, content)
+          VALUES (${r.rid}, ${r.name}, ${r.summary}, ${(JSON.parse(r.keyPoints) as string[]).join('\n')}, ${headingsOf(r.content)}, ${r.content})`),
+      ]) as unknown as Parameters<BinderyDb['batch']>[0],
+    );
+  }
+  await db.run(sql`INSERT INTO settings (key, value) VALUES (${BUILT_KEY}, '1') ON CONFLICT (key) DO NOTHING`);
+  return any;
 }

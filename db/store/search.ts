@@ -49,14 +49,30 @@ export function ftsQuery(text: string): string | undefined {
   return words.map((w) => `"${w}"`).join(' OR ');
 }
 
+/** Column weights for bm25(): name, summary, key points, headings, content. */
+const WEIGHTS = sql.raw('bm25(bindings_fts, 10.0, 5.0, 3.0, 6.0, 1.0)');
+
 /**
- * Full-text search over name (weight 10), summary (5), key points (3) and content (1). `bm25()` is
- * negative, lower is better, so results are ordered ascending by it.
+ * The boosts on top of BM25, as FTS expressions built from `ftsQuery`'s quoted words (letters, digits
+ * and `_` only, so nothing in them is FTS syntax): a hit with every word counts 1.5×, one with the
+ * words as a phrase (or all within a few words of each other) 2× more. One-word queries get none.
+ */
+function boosts(match: string): SQL {
+  const words = [...new Set(match.match(/"[^"]+"/g) ?? [])];
+  if (words.length < 2) return sql`1.0`;
+  const all = words.join(' AND ');
+  const near = `"${words.map((w) => w.slice(1, -1)).join(' ')}" OR NEAR(${words.join(' ')}, ${Math.max(6, words.length * 2)})`;
+  const within = (expr: string) => sql`(bindings_fts.rowid IN (SELECT rowid FROM bindings_fts WHERE bindings_fts MATCH ${expr}))`;
+  return sql`(1.0 + 0.5 * ${within(all)} + 1.0 * ${within(near)})`;
+}
+
+/**
+ * Full-text search: BM25 with column weights (name 10, headings 6, summary 5, key points 3, content 1)
+ * times the boosts above. `bm25()` is negative, lower is better, so results are ordered ascending.
  *
  * Speed: an FTS row's rowid is its binding's rowid (see ./fts.ts), so matches join `bindings` by
- * integer key. Reading `bindings_fts.binding_id` instead would make FTS5 load every matching row of
- * its content table, full document included: 5–10× slower at 10,000 documents. Ranking runs on
- * bindings and spaces only; version columns are fetched for the page of hits alone.
+ * integer key (the index is contentless: it has no columns to read). Ranking runs on bindings and
+ * spaces only; version columns are fetched for the page of hits alone.
  */
 export async function searchBindingRows(db: BinderyDb, match: string, opts: ScopeOptions): Promise<{ rows: (BindingVersionRow & { rank: number })[]; total: number }> {
   const cols = Object.entries({ ...bindingColumns, ...versionMetaColumns })
@@ -67,7 +83,7 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
     WHERE bindings_fts MATCH ${match} AND bindings.deleted_at IS NULL AND ${scope(opts)}`;
   const rows = await db.all<Record<string, unknown>>(
     sql`SELECT ${sql.join(cols, sql`, `)}, hit.rank AS rank
-    FROM (SELECT bindings.rowid AS rid, bm25(bindings_fts, 0, 10.0, 5.0, 3.0, 1.0) AS rank ${hits}
+    FROM (SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank ${hits}
           ORDER BY rank ASC, bindings.id LIMIT ${opts.limit} OFFSET ${opts.offset}) AS hit
     JOIN bindings ON bindings.rowid = hit.rid
     JOIN spaces ON spaces.id = bindings.space_id

@@ -294,16 +294,14 @@ describe('search index stays in step with writes', () => {
     expect(await names('storks')).toEqual(['Delta']);
   });
 
-  test('an index written with unaligned rowids (older databases) is rebuilt once by alignSearchIndex', async () => {
-    const { alignSearchIndex } = await import('../../db/store/fts');
-    // Simulate an old database: the index rows get rowids unrelated to the bindings' rowids.
-    await world.db.run(sql`CREATE TEMP TABLE old_fts AS SELECT binding_id, name, summary, key_points, content FROM bindings_fts`);
+  test('the search index is rebuilt once from the live current versions by rebuildSearchIndex (fts_v2 upgrade)', async () => {
+    const { rebuildSearchIndex } = await import('../../db/store/fts');
+    // Simulate the state right after the fts_v2 migration: an empty index, the setting not yet written.
     await world.db.run(sql`DELETE FROM bindings_fts`);
-    await world.db.run(sql`INSERT INTO bindings_fts (rowid, binding_id, name, summary, key_points, content) SELECT 1000 + rowid, * FROM old_fts`);
-    await world.db.run(sql`DELETE FROM settings WHERE key = 'fts_rowid_aligned'`);
+    await world.db.run(sql`DELETE FROM settings WHERE key = 'fts_v2_built'`);
     expect(await names('herons')).toEqual([]);
-    expect(await alignSearchIndex(world.db)).toBe(true);
-    expect(await alignSearchIndex(world.db)).toBe(false);
+    expect(await rebuildSearchIndex(world.db)).toBe(true);
+    expect(await rebuildSearchIndex(world.db)).toBe(false);
     expect(await names('herons')).toEqual(['Beta', 'Gamma']);
     expect(await names('storks')).toEqual(['Delta']);
     expect(await names('flamingos')).toEqual([]);

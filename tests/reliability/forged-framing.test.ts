@@ -70,11 +70,14 @@ const guesses = (n: number) => ['000000000000', '123456789012', 'ffffffffffff', 
 
 /** Every forged line lies inside a region; the regions are exactly `bodies`; fences are the stored ones. */
 function expectFenced(result: CallToolResult, bodies: string[], fences?: string[]): Region[] {
-  const { regions: all, framing } = readFences(textOf(result));
+  const { regions: allRegions, framing: all } = readFences(textOf(result));
   // Tier 1.5 outlines (headings are author text) are fenced regions of their own, checked like the rest.
-  const regions = all.filter((r) => r.attrs !== ' outline');
-  for (const r of all) expect(r.body.includes(r.fence)).toBe(false);
+  const regions = allRegions.filter((r) => r.attrs !== ' outline');
+  for (const r of allRegions) expect(r.body.includes(r.fence)).toBe(false);
   expect(regions.map((r) => r.body)).toEqual(bodies);
+  // A search hit's `Match:` line quotes content on one labelled line (like `Summary:`): it cannot start
+  // a line of its own, so it is author text, not framing (tests/core/search-match.test.ts checks it).
+  const framing = all.split('\n').filter((l) => !l.startsWith('Match: §')).join('\n');
   expect(framing).not.toContain(FORGED_MARK);
   expect(framing).not.toContain('bnd_0000000000000000');
   for (const r of regions) expect(r.body.includes(r.fence)).toBe(false);

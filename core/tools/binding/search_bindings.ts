@@ -9,13 +9,14 @@ import { line } from '../../tokens/doc';
 import { bindingView, paginationView } from '../views';
 import { checkBudget, pagedListing } from '../packed-list';
 import { budgetView } from '../budget-view';
+import { matchesFor, matchView } from '../../search/match';
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',
   title: 'Search bindings',
   category: 'binding',
   description:
-    'Full-text search (BM25) over names, summaries, key points and content of the bindings you can read. Start here: search at tier "1" (default), open promising hits with get_binding tier "1.5", read one at tier "2". maxTokens packs hits in rank order under a hard budget and names what was left out.',
+    'Full-text search (BM25) over names, summaries, key points, headings and content of the bindings you can read. Each hit names its best-matching section and quotes the sentences around your words (Match: line; often enough to answer). Start here: search at tier "1" (default), open promising hits with get_binding tier "1.5", read one at tier "2". maxTokens packs hits in rank order under a hard budget and names what was left out.',
   aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
@@ -25,7 +26,7 @@ export const searchBindingsTool = defineTool({
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
-  output: z.object({ results: z.array(bindingView), pagination: paginationView, budget: budgetView.optional() }),
+  output: z.object({ results: z.array(bindingView.extend({ match: matchView.optional() })), pagination: paginationView, budget: budgetView.optional() }),
   bound: { kind: 'items', maxItems: 50, itemTokens: 400 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
@@ -40,7 +41,9 @@ export const searchBindingsTool = defineTool({
     const rows = found.rows;
     const matches = `${found.total} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
     const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
-    const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
+    // The best section and an excerpt of each hit on this page (content loaded for these rows only).
+    const extras = (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
+    const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
     const { listing, pagination, pieces } = page;
     return {
       pieces,

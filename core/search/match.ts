@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { BindingVersionRow } from '../../db/store/bindings';
+import { contentsByVersionId } from '../../db/store/contents';
+import type { SectionSpan } from '../budget/sections';
+import { parseSections, sectionPath } from '../budget/outline';
+import { freshCounts, loadSections } from '../services/counts';
+import { clip, oneLine } from '../budget/card-cut';
+import type { ToolContext } from '../context';
+import type { Piece } from '../tokens/doc';
+import { bestSection, excerptOf, queryTerms } from './excerpt';
+
+/** `results[].match` of a search hit (CONTRACT §10). */
+export const matchView = z.object({
+  section: z.string(),
+  heading: z.string(),
+  excerpt: z.string(),
+  sectionTokens: z.number(),
+});
+export type MatchView = z.infer<typeof matchView>;
+
+/** A hit's match: its JSON and the one line the text shows under the card, with its exact count. */
+export interface HitMatch {
+  view: MatchView;
+  piece: Piece & { tokens: number };
+}
+
+const HEADING_CHARS = 60;
+
+/** The text line of a match: a fixed label, author text folded onto the one line, ending in "\n". */
+export function matchLine(m: MatchView): string {
+  const where = m.heading ? `§${m.section} "${clip(oneLine(m.heading), HEADING_CHARS)}"` : `§${m.section}`;
+  return `Match: ${where} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n`;
+}
+
+/**
+ * The best-matching section and a query-focused excerpt of each row's content (rows already read
+ * through an access check; their content is loaded here, for these rows only). Undefined for a row
+ * whose content has no text.
+ */
+export async function matchesFor(rows: readonly BindingVersionRow[], query: string, ctx: ToolContext): Promise<(HitMatch | undefined)[]> {
+  if (rows.length === 0) return [];
+  await ctx.tokens.load();
+  const terms = queryTerms(query);
+  const contents = await contentsByVersionId(ctx.db, rows.filter((r) => r.content === undefined).map((r) => r.versionId));
+  // The sections stored with each version (exact for this process after freshCounts): their spans are
+  // the ones get_binding {section} reads, and their counts what such a read costs.
+  await freshCounts(ctx, rows as BindingVersionRow[]);
+  await loadSections(ctx, rows as BindingVersionRow[]);
+  return rows.map((row) => {
+    const content = row.content ?? contents.get(row.versionId) ?? '';
+    const stored = parseSections(row.sections)?.sections ?? [];
+    const spans: SectionSpan[] = stored.map((x, i) => ({ id: x.id, heading: x.heading, path: sectionPath(stored, i), level: x.level, start: x.start, end: x.end }));
+    const span = bestSection(content, spans, terms);
+    if (!span) return undefined;
+    const excerpt = excerptOf(content, span, terms, ctx.tokens);
+    const view: MatchView = { section: span.id, heading: span.heading, excerpt: excerpt.text, sectionTokens: stored.find((x) => x.id === span.id)!.tokens };
+    const text = matchLine(view);
+    return { view, piece: { text, tokens: ctx.tokens.count(text) } };
+  });
+}
