@@ -14,7 +14,7 @@ export const getBindingsTool = defineTool({
   title: 'Get several bindings',
   category: 'binding',
   description:
-    'Read 1–50 bindings in one call (instead of one get_binding per id) at a tier (default "1"). Ids you cannot read are listed as not found, without failing the call. maxTokens packs them in the order given under a hard budget, lowering tiers (2 → 1.5 → 1) before leaving any out. query: show them by their sections that match it, best first, packed under maxTokens (tier is then ignored).',
+    'Read 1–50 bindings in one call at a tier (default "1"); ids you cannot read are listed as not found. maxTokens packs them in order under a hard budget, lowering tiers (2 → 1.5 → 1) before leaving any out. query: show only their sections that match it, best first (tier is then ignored).',
   aliases: ['batch read', 'open several', 'fetch many documents'],
   input: z.strictObject({
     ids: z.array(bindingId()).min(1, { message: 'must list 1 to 50 ids' }).max(50, { message: 'must list 1 to 50 ids' }),

@@ -16,7 +16,7 @@ export const searchBindingsTool = defineTool({
   title: 'Search bindings',
   category: 'binding',
   description:
-    'Full-text search (BM25) over names, summaries, key points, headings and content of the bindings you can read. Each hit names its best-matching section and quotes the sentences around your words (Match: line; often enough to answer). Start here: search at tier "1" (default), open promising hits with get_binding tier "1.5", read one at tier "2". maxTokens packs hits in rank order under a hard budget and names what was left out.',
+    'Full-text search (BM25) over the bindings you can read. Each hit names its best-matching section and quotes the sentences around your words (Match: line), often enough to answer. To read more, get_bindings {ids, query} returns just the matching sections; tier "2" the whole content. maxTokens packs hits in rank order under a hard budget.',
   aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
