@@ -23,8 +23,9 @@ function doc(i: number, n: number, rnd: () => number): string {
   return `## Part ${i}\n\n${words.join(' ')}.\n`;
 }
 
-async function sized(n: number) {
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:' });
+/** Builds a database of `n` cloned bindings (plus the v1 index for the "before" column); `url` defaults to memory. */
+export async function buildScale(n: number, url = ':memory:') {
+  const config = parseConfig({ BINDERY_DB_URL: url });
   const database = createDatabase({ url: config.dbUrl });
   const { db } = database;
   await migrate(db);
@@ -56,6 +57,11 @@ async function sized(n: number) {
   await db.run(sql.raw(`CREATE VIRTUAL TABLE bindings_fts_v1 USING fts5(binding_id UNINDEXED, name, summary, key_points, content, tokenize = 'porter unicode61')`));
   await db.run(sql`INSERT INTO bindings_fts_v1 (rowid, binding_id, name, summary, key_points, content) SELECT bindings.rowid, bindings.id, versions.name, versions.summary, '', versions.content
     FROM bindings JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version WHERE bindings.deleted_at IS NULL`);
+  return { database, db, caller };
+}
+
+async function sized(n: number) {
+  const { database, db, caller } = await buildScale(n);
   const bytes = async (table: string) =>
     Number((await db.get<{ b: number }>(sql`SELECT sum(pgsize) AS b FROM dbstat WHERE name IN (${table}, ${`${table}_data`}, ${`${table}_idx`}, ${`${table}_content`}, ${`${table}_docsize`}, ${`${table}_config`})`))?.b ?? 0);
   const live = n + 1;
