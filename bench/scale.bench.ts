@@ -1,7 +1,8 @@
 // Issue 9, search at scale: search tier 1 limit 10 at 10,000 bindings (and 100,000 with
 // BINDERY_BENCH_SCALE=100k), p50 for a rare and a common word, the growth ratio between the sizes,
-// and the index's bytes per binding. "before" is the previous index (a second copy of every text,
-// plain BM25 over OR) built beside the current one from the same rows, measured in the same run.
+// and the index's bytes per binding. Timings: "before" is the previous query path (every match scored
+// and access-checked, exact count) on the same index, in the same run; bytes: "before" is the previous
+// index (a second copy of every text), built beside the current one from the same rows.
 import { sql } from 'drizzle-orm';
 import { createDatabase, migrate } from '../db/index';
 import { parseConfig } from '../core/index';
@@ -9,6 +10,7 @@ import { ensureCaller } from '../core/services/prepare';
 import { createBinding, type CoreDeps } from '../core/services/bindings';
 import { rebuildSearchIndex } from '../db/store/fts';
 import { ftsQuery, searchBindingRows } from '../db/store/search';
+import { defaultScopeSql } from '../db/store/access';
 import { createTiktokenCounter } from '../core/tokens/counter';
 import { percentiles, round, type BenchSection } from './types';
 
@@ -23,8 +25,9 @@ function doc(i: number, n: number, rnd: () => number): string {
   return `## Part ${i}\n\n${words.join(' ')}.\n`;
 }
 
-async function sized(n: number) {
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:' });
+/** Builds a database of `n` cloned bindings (plus the v1 index for the "before" column); `url` defaults to memory. */
+export async function buildScale(n: number, url = ':memory:') {
+  const config = parseConfig({ BINDERY_DB_URL: url });
   const database = createDatabase({ url: config.dbUrl });
   const { db } = database;
   await migrate(db);
@@ -56,6 +59,11 @@ async function sized(n: number) {
   await db.run(sql.raw(`CREATE VIRTUAL TABLE bindings_fts_v1 USING fts5(binding_id UNINDEXED, name, summary, key_points, content, tokenize = 'porter unicode61')`));
   await db.run(sql`INSERT INTO bindings_fts_v1 (rowid, binding_id, name, summary, key_points, content) SELECT bindings.rowid, bindings.id, versions.name, versions.summary, '', versions.content
     FROM bindings JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version WHERE bindings.deleted_at IS NULL`);
+  return { database, db, caller };
+}
+
+async function sized(n: number) {
+  const { database, db, caller } = await buildScale(n);
   const bytes = async (table: string) =>
     Number((await db.get<{ b: number }>(sql`SELECT sum(pgsize) AS b FROM dbstat WHERE name IN (${table}, ${`${table}_data`}, ${`${table}_idx`}, ${`${table}_content`}, ${`${table}_docsize`}, ${`${table}_config`})`))?.b ?? 0);
   const live = n + 1;
@@ -72,10 +80,10 @@ async function sized(n: number) {
   const now = (word: string) => p50(() => searchBindingRows(db, ftsQuery(word)!, { userId: caller.id, offset: 0, limit: 10 }));
   const old = (word: string) =>
     p50(async () => {
-      const hits = sql`FROM bindings_fts_v1 JOIN bindings ON bindings.rowid = bindings_fts_v1.rowid JOIN spaces ON spaces.id = bindings.space_id
-        WHERE bindings_fts_v1 MATCH ${ftsQuery(word)!} AND bindings.deleted_at IS NULL AND spaces.owner_id = ${caller.id}`;
-      // The previous query: rank on bindings and spaces, version rows for the page only.
-      await db.all(sql`SELECT versions.*, hit.rank FROM (SELECT bindings.rowid AS rid, bm25(bindings_fts_v1, 0, 10.0, 5.0, 3.0, 1.0) AS rank ${hits} ORDER BY rank LIMIT 10) AS hit
+      const hits = sql`FROM bindings_fts JOIN bindings ON bindings.rowid = bindings_fts.rowid JOIN spaces ON spaces.id = bindings.space_id
+        WHERE bindings_fts MATCH ${ftsQuery(word)!} AND bindings.deleted_at IS NULL AND ${defaultScopeSql(caller.id)}`;
+      // The previous query path: every match scored and access-checked, an exact count of all matches.
+      await db.all(sql`SELECT versions.*, hit.rank FROM (SELECT bindings.rowid AS rid, bm25(bindings_fts, 10.0, 5.0, 3.0, 6.0, 1.0) AS rank ${hits} ORDER BY rank, bindings.id LIMIT 10) AS hit
         JOIN bindings ON bindings.rowid = hit.rid JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version`);
       await db.get(sql`SELECT count(*) AS n ${hits}`);
     });

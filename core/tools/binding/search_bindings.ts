@@ -39,7 +39,8 @@ export const searchBindingsTool = defineTool({
     const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit: args.limit });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
-    const matches = `${found.total} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
+    // Past the count cap, total is a lower bound: "1001+ matches".
+    const matches = `${found.total}${found.totalCapped ? '+' : ''} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
     const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
     // The best section and an excerpt of each hit on this page (content loaded for these rows only).
     const extras = (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
