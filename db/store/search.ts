@@ -12,8 +12,8 @@ export interface ScopeOptions {
   links?: LinkScope;
   offset: number;
   limit: number;
-  /** Overrides TOTAL_CAP and POOL (tests reach the pooled path with few rows). */
-  caps?: { total: number; pool: number };
+  /** Overrides TOTAL_CAP (tests reach the capped total with few rows). */
+  caps?: { total: number };
 }
 
 function scope(opts: ScopeOptions): SQL {
@@ -59,21 +59,17 @@ const WEIGHTS = sql.raw('bm25(bindings_fts, 10.0, 5.0, 3.0, 6.0, 1.0)');
  * and `_` only, so nothing in them is FTS syntax): a hit with every word counts 1.5×, one with the
  * words as a phrase (or all within a few words of each other) 2× more. One-word queries get none.
  */
-function boosts(match: string, fromRowid?: number): SQL {
+function boosts(match: string): SQL {
   const words = [...new Set(match.match(/"[^"]+"/g) ?? [])];
   if (words.length < 2) return sql`1.0`;
   const all = words.join(' AND ');
   const near = `"${words.map((w) => w.slice(1, -1)).join(' ')}" OR NEAR(${words.join(' ')}, ${Math.max(6, words.length * 2)})`;
-  // From a rowid on (the ranked pool's range), FTS5 seeks there instead of reading every match.
-  const from = fromRowid === undefined ? sql`` : sql` AND rowid >= ${fromRowid}`;
-  const within = (expr: string) => sql`(bindings_fts.rowid IN (SELECT rowid FROM bindings_fts WHERE bindings_fts MATCH ${expr}${from}))`;
+  const within = (expr: string) => sql`(bindings_fts.rowid IN (SELECT rowid FROM bindings_fts WHERE bindings_fts MATCH ${expr}))`;
   return sql`(1.0 + 0.5 * ${within(all)} + 1.0 * ${within(near)})`;
 }
 
 /** Matches counted exactly; past this, `total` is a lower bound (`totalCapped`). */
 export const TOTAL_CAP = 1000;
-/** Candidates ranked when more match than this: the newest matches plus the newest in high-weight columns. */
-export const POOL = 1000;
 
 /**
  * A superset of what the default scope reads, as plain id lists SQLite materialises once per
@@ -96,12 +92,9 @@ type Hit = BindingVersionRow & { rank: number };
  * times the boosts above. `bm25()` is negative, lower is better, so results are ordered ascending.
  *
  * Speed: an FTS row's rowid is its binding's rowid (see ./fts.ts), so matches join `bindings` by
- * integer key. Work is bounded by the page, not by the number of matches: matches are counted up to
- * TOTAL_CAP (past it `total` is a lower bound and `totalCapped` is set); up to POOL matches in scope,
- * every one is ranked (exact). Past POOL, scoring them all would cost linear time (bm25 per row), so
- * the ranked pool is the POOL newest matches plus the POOL newest with the words in a name, heading,
- * summary or key point (where the weights put the best hits); the other matches follow, newest first,
- * so paging still reaches every match exactly once.
+ * integer key, and the caller's readable spaces and shared bindings narrow them by index before the
+ * exact access rule runs. Matches are counted up to TOTAL_CAP (past it `total` is a lower bound and
+ * `totalCapped` is set), so the count no longer reads every match.
  */
 export async function searchBindingRows(db: BinderyDb, match: string, opts: ScopeOptions): Promise<{ rows: Hit[]; total: number; totalCapped: boolean }> {
   const inScope = sql`bindings.deleted_at IS NULL AND ${scopeHint(opts)} AND ${scope(opts)}`;
@@ -109,41 +102,18 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
     JOIN bindings ON bindings.rowid = bindings_fts.rowid
     JOIN spaces ON spaces.id = bindings.space_id
     WHERE bindings_fts MATCH ${m} AND ${inScope}`;
-  const { total: cap, pool } = opts.caps ?? { total: TOTAL_CAP, pool: POOL };
+  const cap = opts.caps?.total ?? TOTAL_CAP;
   const want = Math.max(cap, opts.offset + opts.limit);
   const counted = Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 ${hits(match)} LIMIT ${want + 1})`))?.n ?? 0);
-  const totalCapped = counted > want;
-  const end = opts.offset + opts.limit;
-  if (counted <= pool) {
-    const page = sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, 0 AS part, bindings.id AS bid ${hits(match)}
-      ORDER BY rank ASC, bindings.id LIMIT ${opts.limit} OFFSET ${opts.offset}`;
-    return { rows: await withVersions(db, page), total: counted, totalCapped };
-  }
-  // The pool: the newest POOL matches (one rowid range) plus the newest POOL in high-weight columns.
-  const newest = await db.all<{ rid: number }>(sql`SELECT bindings.rowid AS rid ${hits(match)} ORDER BY bindings_fts.rowid DESC LIMIT ${pool}`);
-  const floor = Number(newest[newest.length - 1]!.rid);
-  const named = await db.all<{ rid: number }>(
-    sql`SELECT bindings.rowid AS rid ${hits(`{name headings summary key_points} : (${match})`)} AND bindings_fts.rowid < ${floor} ORDER BY bindings_fts.rowid DESC LIMIT ${pool}`,
-  );
-  const extra = JSON.stringify(named.map((r) => Number(r.rid)));
-  const inPool = sql`(bindings_fts.rowid >= ${floor} OR bindings_fts.rowid IN (SELECT value FROM json_each(${extra})))`;
-  const pooled = newest.length + named.length;
-  const lo = named.length ? Math.min(floor, Number(named[named.length - 1]!.rid)) : floor;
-  const parts: SQL[] = [];
-  if (opts.offset < pooled) {
-    parts.push(sql`SELECT * FROM (SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match, lo)} AS rank, 0 AS part, bindings.id AS bid ${hits(match)}
-      AND bindings_fts.rowid >= ${lo} AND ${inPool} ORDER BY rank ASC, bindings.id LIMIT ${Math.min(opts.limit, pooled - opts.offset)} OFFSET ${opts.offset})`);
-  }
-  if (end > pooled) {
-    // Past the pool: the remaining matches, newest first (rank still reported, not used for order).
-    parts.push(sql`SELECT * FROM (SELECT bindings.rowid AS rid, ${WEIGHTS} AS rank, 1 AS part, -bindings.rowid AS bid ${hits(match)}
-      AND NOT ${inPool} ORDER BY bindings_fts.rowid DESC LIMIT ${end - Math.max(opts.offset, pooled)} OFFSET ${Math.max(0, opts.offset - pooled)})`);
-  }
-  const page = sql.join(parts, sql` UNION ALL `);
-  return { rows: await withVersions(db, page), total: Math.max(counted, pooled), totalCapped };
+  // Every match in scope is ranked: a cheaper pool of candidates (newest, or best by plain BM25 before
+  // the boosts) was tried and dropped, as it loses the best document (an old one with a rare word in
+  // its body alone) or costs as much as ranking them all. FTS5's BM25 is linear in the matches.
+  const page = sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid ${hits(match)}
+    ORDER BY rank ASC, bindings.id LIMIT ${opts.limit} OFFSET ${opts.offset}`;
+  return { rows: await withVersions(db, page), total: counted, totalCapped: counted > want };
 }
 
-/** The page's rows (rid, rank, part, bid: ranked pool first by rank, then the rest newest first) with their version columns. */
+/** The page's rows (rid, rank, bid) with their version columns, in rank order. */
 async function withVersions(db: BinderyDb, page: SQL): Promise<Hit[]> {
   const cols = Object.entries({ ...bindingColumns, ...versionMetaColumns })
     .map(([alias, col]) => sql`${col} AS ${sql.identifier(alias)}`);
@@ -153,7 +123,7 @@ async function withVersions(db: BinderyDb, page: SQL): Promise<Hit[]> {
     JOIN bindings ON bindings.rowid = hit.rid
     JOIN spaces ON spaces.id = bindings.space_id
     JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version
-    ORDER BY hit.part, CASE hit.part WHEN 0 THEN hit.rank ELSE 0 END, hit.bid`,
+    ORDER BY hit.rank, hit.bid`,
   );
   return rows.map((r) => ({ ...r, keyPoints: JSON.parse(String(r.keyPoints)) }) as Hit);
 }

@@ -1,7 +1,7 @@
-// Issue 9, search at scale: the scope pre-filter and the ranked pool never change what a caller can
+// Issue 9, search at scale: the scope pre-filter and the capped total never change what a caller can
 // find. A user with many spaces and shares (accepted, pending, revoked; on bindings, spaces and sets)
-// finds exactly what the access expression allows, the exact and pooled paths agree on the set of
-// matches, and paging through the pooled path reaches every match exactly once.
+// finds exactly what the access expression allows, paging past the capped total reaches every match
+// exactly once, and ranking stays exact (no candidate pool that could drop the best document).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -70,14 +70,14 @@ describe('search scope at scale', () => {
     expect(got.totalCapped).toBe(false);
   });
 
-  test('the pooled path pages through every match exactly once, with a capped total that keeps hasMore right', async () => {
+  test('paging reaches every match exactly once, with a capped total that keeps hasMore right', async () => {
     const match = ftsQuery(`${WORD} zebra`)!;
     const want = await expected(match);
     const exact = await searchBindingRows(world.db, match, { userId: bobId, offset: 0, limit: 50 });
     expect(exact.rows.map((r) => r.bindingId).sort()).toEqual(want);
     const seen: string[] = [];
     for (let offset = 0; offset < 60; offset += 3) {
-      const page = await searchBindingRows(world.db, match, { userId: bobId, offset, limit: 3, caps: { total: 4, pool: 4 } });
+      const page = await searchBindingRows(world.db, match, { userId: bobId, offset, limit: 3, caps: { total: 4 } });
       seen.push(...page.rows.map((r) => r.bindingId));
       // total is a lower bound past the cap, always beyond the page while more remain.
       if (offset + 3 < want.length) expect(page.total).toBeGreaterThan(offset + page.rows.length);
@@ -85,5 +85,23 @@ describe('search scope at scale', () => {
     }
     expect(seen.length).toBe(want.length);
     expect([...seen].sort()).toEqual(want);
+  });
+
+  test('the best hit by BM25 is ranked first however many match: an old document with a rare word in its body alone', async () => {
+    const w = await createTestWorld();
+    try {
+      const erin = await w.connect('erin');
+      const erinId = (await ok(erin, 'whoami', {})).user.id;
+      const old = (await ok(erin, 'create_binding', { name: 'Old note', content: '# Old\n\nwombat quokkaquill text\n', summary: 'Old.' })).binding.id;
+      for (let i = 0; i < 12; i++) await ok(erin, 'create_binding', { name: `New ${i}`, content: `# New\n\nwombat ${'text '.repeat(i)}\n`, summary: `New ${i}.` });
+      const match = ftsQuery('wombat quokkaquill')!;
+      const exact = await searchBindingRows(w.db, match, { userId: erinId, offset: 0, limit: 3 });
+      const capped = await searchBindingRows(w.db, match, { userId: erinId, offset: 0, limit: 3, caps: { total: 4 } });
+      expect(exact.rows[0]!.bindingId).toBe(old);
+      expect(capped.rows[0]!.bindingId).toBe(old);
+      expect(capped.totalCapped).toBe(true);
+    } finally {
+      w.close();
+    }
   });
 });
