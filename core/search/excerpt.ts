@@ -16,15 +16,25 @@ const fits = (text: string, tokens: TokenCounter): number | undefined => {
 };
 
 const WORD = /[\p{L}\p{N}_]+/gu;
+const WORD_AT = /[\p{L}\p{N}_]+/uy;
+const WORD_END = /[\p{L}\p{N}_]$/u;
 /** Scripts written without spaces: a term matches as a substring, and excerpts are cut by characters. */
 const DENSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** A light suffix stripper: close enough to the index's Porter stemmer to find the words it matched. */
 export function stem(word: string): string {
-  const w = word.toLowerCase();
-  if (w.length <= 3) return w;
-  return w.replace(/(?:ational|ization|ations|ation|ness|ments|ment|ings|ing|edly|ed|ies|es|ly|s)$/, '').replace(/e$/, '') || w;
+  // Every word of the hits' sections passes here on each search: remembered (bounded), it is a lookup.
+  let out = stems.get(word);
+  if (out === undefined) {
+    const w = word.toLowerCase();
+    out = w.length <= 3 ? w : w.replace(/(?:ational|ization|ations|ation|ness|ments|ment|ings|ing|edly|ed|ies|es|ly|s)$/, '').replace(/e$/, '') || w;
+    if (stems.size >= STEM_MEMO) stems.clear();
+    stems.set(word, out);
+  }
+  return out;
 }
+const stems = new Map<string, string>();
+const STEM_MEMO = 50_000;
 
 /** The query's terms, stemmed and de-duplicated (at most 32, as the FTS query uses). */
 export function queryTerms(query: string): string[] {
@@ -33,6 +43,25 @@ export function queryTerms(query: string): string[] {
 
 /** How many distinct terms `text` contains, and how many occurrences in all. */
 export function termHits(text: string, terms: readonly string[]): { distinct: number; total: number } {
+  const lower = text.toLowerCase();
+  // Fast path: a word stems to t only if it starts with t (a stem is a prefix of its lower-cased
+  // word), so only the places where t occurs at a word start are looked at, not every word.
+  if (lower.length === text.length && !DENSE.test(text)) {
+    let distinct = 0;
+    let total = 0;
+    for (const t of terms) {
+      let n = 0;
+      for (let at = lower.indexOf(t); at !== -1; at = lower.indexOf(t, at + 1)) {
+        if (at > 0 && WORD_END.test(text.slice(Math.max(0, at - 2), at))) continue;
+        WORD_AT.lastIndex = at;
+        const word = WORD_AT.exec(text)?.[0];
+        if (word !== undefined && stem(word) === t) n++;
+      }
+      if (n > 0) distinct++;
+      total += n;
+    }
+    return { distinct, total };
+  }
   const seen = new Set<string>();
   let total = 0;
   for (const w of text.match(WORD) ?? []) {
@@ -51,13 +80,39 @@ export function termHits(text: string, terms: readonly string[]): { distinct: nu
 export function bestSection(content: string, sections: readonly SectionSpan[], terms: readonly string[]): SectionSpan | undefined {
   let best: SectionSpan | undefined;
   let bestScore = -1;
-  for (const s of sections) {
+  // A stem is a prefix of its lower-cased word, so a section whose text holds no term as a substring
+  // has no body hit: only those that do are read word by word (long documents have many sections).
+  // One pass per term over the text finds the sections that mention it (sections are in order).
+  const lower = content.toLowerCase();
+  const exactCase = lower.length === content.length;
+  const mentioned = new Set<number>();
+  for (const t of exactCase ? terms : []) {
+    for (let at = lower.indexOf(t); at !== -1; ) {
+      const i = sectionAt(sections, at);
+      if (i < 0) break;
+      mentioned.add(i);
+      at = lower.indexOf(t, sections[i]!.end);
+    }
+  }
+  for (const [i, s] of sections.entries()) {
     const head = termHits(s.path.join(' '), terms);
-    const body = termHits(content.slice(s.start, s.end), terms);
+    const body = exactCase && !mentioned.has(i) ? { distinct: 0, total: 0 } : termHits(content.slice(s.start, s.end), terms);
     const score = head.distinct * 4 + body.distinct * 2 + Math.log1p(body.total);
     if (score > bestScore) [best, bestScore] = [s, score];
   }
   return best;
+}
+
+/** The index of the section holding character `at` (sections tile the text in order), or -1. */
+function sectionAt(sections: readonly SectionSpan[], at: number): number {
+  let [lo, hi] = [0, sections.length - 1];
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (at < sections[mid]!.start) hi = mid - 1;
+    else if (at >= sections[mid]!.end) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
 }
 
 /** A section's text without its heading line (and a setext underline). */

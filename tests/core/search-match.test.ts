@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers';
-import { EXCERPT_TOKENS, excerptOf, queryTerms } from '../../core/search/excerpt';
+import { EXCERPT_TOKENS, excerptOf, queryTerms, stem, termHits } from '../../core/search/excerpt';
+import fc from 'fast-check';
 import { splitSections } from '../../core/budget/sections';
 
 let world: TestWorld;
@@ -86,5 +87,26 @@ describe('excerptOf', () => {
     expect(w.tokens).toBeLessThanOrEqual(EXCERPT_TOKENS);
     expect(w.text).toMatch(/^….*target.*…$/);
     expect(w.text).not.toMatch(/ …|… /);
+  });
+});
+
+describe('termHits', () => {
+  // The word-by-word definition the fast path must agree with.
+  const reference = (text: string, terms: string[]) => {
+    const seen = new Set<string>();
+    let total = 0;
+    for (const w of text.match(/[\p{L}\p{N}_]+/gu) ?? []) for (const t of terms) if (stem(w) === t) (seen.add(t), total++);
+    return { distinct: seen.size, total };
+  };
+  test('counts exactly what a word-by-word scan counts (property)', () => {
+    const word = fc.constantFrom('install', 'installing', 'Installed', 'reinstall', 'cache', 'caching', 'Caches', 'x', 'é', 'café', '𝐀install', 'in_stall', 'config', 'configuration');
+    const sep = fc.constantFrom(' ', '\n', ', ', '-', '.', '_', '(', '𝐀', '1');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, sep), { maxLength: 40 }), fc.subarray(['install', 'cach', 'config', 'caf', 'x']), (parts, terms) => {
+        const text = parts.map(([w, s]) => w + s).join('');
+        expect(termHits(text, terms)).toEqual(reference(text, terms));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
