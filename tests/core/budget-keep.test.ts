@@ -4,8 +4,6 @@
 // omitted ids stays in _meta.context.budget.omitted. Every answer is recounted independently.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readableBindingsCurrent, type BindingVersionRow } from '../../db/store/bindings';
@@ -17,6 +15,7 @@ import { MAX_SET_ITEMS } from '../../core/services/sets';
 import { packListing } from '../../core/tools/packed-list';
 import { joinPieces, line } from '../../core/tokens/doc';
 import { call, contextOf, createTestWorld, ok, textOf, type TestWorld } from '../helpers';
+import { count, footerForms } from './footer-oracle';
 
 let world: TestWorld;
 let callerId: string;
@@ -125,21 +124,6 @@ describe('batch reads, search and lists answer every budget from 50 up', () => {
 
 // The packer behind every budgeted tool, with more items than a set holds (a set stops at
 // MAX_SET_ITEMS): rows drawn with repeats from the pool, recounted with an independent tokenizer.
-const enc = new Tiktoken(o200k);
-const count = (s: string) => enc.encode(s, [], []).length;
-const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';
-const omitLine = (id: string, tokens: number, tier: Tier) => `- ${id} · ${tokens} tokens at tier ${tier}\n`;
-const moreLine = (m: number) => `- …and ${m} more (ids in _meta.context.budget.omitted)\n`;
-const countLine = (m: number) => `Omitted: ${m} item${m === 1 ? '' : 's'} over budget; ids in _meta.context.budget.omitted.\n`;
-
-/** Every footer the text may end with for these omitted items (in order), richest first. */
-function footerForms(omitted: { id: string; tokens: number }[], tier: Tier): string[] {
-  const m = omitted.length;
-  if (m === 0) return [''];
-  const forms: string[] = [];
-  for (let k = Math.min(m, 10); k >= 1; k--) forms.push(FOOTER_HEAD + omitted.slice(0, k).map((o) => omitLine(o.id, o.tokens, tier)).join('') + (k < m ? moreLine(m - k) : ''));
-  return [...forms, countLine(m)];
-}
 
 describe('packListing with up to 1,000 items', () => {
   test('every budget in [50, 30000] answers: within it, exact, included + omitted = all, the footer the richest that fits', async () => {

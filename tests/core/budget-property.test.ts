@@ -4,14 +4,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pack, type FooterCosts, type PackInput } from '../../core/budget/pack';
 import { FALLBACK_ORDER, type Tier } from '../../core/budget/tier';
 import { createBinding } from '../../core/services/bindings';
 import { ensureCaller } from '../../core/services/prepare';
 import { call, contextOf, createTestWorld, textOf, type TestWorld } from '../helpers';
+import { count, countLine, footerForms } from './footer-oracle';
 
 type Chosen = (Tier | null)[];
 
@@ -145,23 +144,6 @@ describe('pack (pure) under random sets, budgets, strategies, tiers and fallback
 });
 
 // End to end: real bindings, real sets, get_set_context over the SDK client, independent recount.
-const enc = new Tiktoken(o200k);
-const count = (s: string) => enc.encode(s, [], []).length;
-const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';
-const omitLine = (id: string, tokens: number, tier: Tier) => `- ${id} · ${tokens} tokens at tier ${tier}\n`;
-const moreLine = (m: number) => `- …and ${m} more (ids in _meta.context.budget.omitted)\n`;
-const countLine = (m: number) => `Omitted: ${m} item${m === 1 ? '' : 's'} over budget; ids in _meta.context.budget.omitted.\n`;
-
-/** Every footer the text may end with for these omitted items (in order), richest first. */
-function footerForms(omitted: { id: string; tokens: number }[], tier: Tier): string[] {
-  const m = omitted.length;
-  if (m === 0) return [''];
-  const forms: string[] = [];
-  for (let k = Math.min(m, 10); k >= 1; k--) {
-    forms.push(FOOTER_HEAD + omitted.slice(0, k).map((o) => omitLine(o.id, o.tokens, tier)).join('') + (k < m ? moreLine(m - k) : ''));
-  }
-  return [...forms, countLine(m)];
-}
 
 const POOL = 500;
 const WORDS = 'budget token context window binding tier summary preview content packing ordered fill fallback omitted cursor space share set version model provenance search rank index query'.split(' ');
