@@ -3,8 +3,8 @@
 // BINDERY_HTTP_HOST:PORT. Everything MCP, auth and routing lives in core/http; this file only opens
 // the runtime, listens and shuts down.
 import { Elysia } from 'elysia';
-import { createHttpApp, type HttpApp } from '../core/http/app';
-import { openRuntime } from './runtime';
+import { createHttpApp, type HttpApp } from '../core/http/app.ts';
+import { openRuntime } from './runtime.ts';
 
 export interface RunningHttp {
   url: string;

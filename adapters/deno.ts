@@ -2,10 +2,10 @@
 // BINDERY_HTTP_HOST:PORT. A `file:` BINDERY_DB_URL opens the local libSQL file through
 // npm:@libsql/client (native, Node-API; loaded only then, so Deno Deploy never needs it) and is
 // migrated at start-up, never inside a request; libsql:// and https:// go to Turso over HTTP.
-import { createFetchHandler } from './edge';
-import { migrate } from '../db/migrate';
-import { parseConfig, stderrLogger } from '../core/index';
-import type { BinderyDb } from '../db/types';
+import { createFetchHandler } from './edge.ts';
+import { migrate } from '../db/migrate.ts';
+import { parseConfig, stderrLogger } from '../core/index.ts';
+import type { BinderyDb } from '../db/types.ts';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -17,7 +17,7 @@ const config = parseConfig(env);
 const log = stderrLogger((line) => console.error(line));
 let local: BinderyDb | undefined;
 if (config.dbUrl.startsWith('file:') || config.dbUrl === ':memory:') {
-  const { createDatabase } = await import('../db/client');
+  const { createDatabase } = await import('../db/client.ts');
   local = createDatabase({ url: config.dbUrl }).db;
   await migrate(local);
 }

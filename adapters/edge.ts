@@ -2,10 +2,10 @@
 // Web-standard only (no Bun or Node API), stateless and always eager: every request gets a fresh MCP
 // server from core/http. Storage: `options.database` (Deno: a local libSQL file; Workers: D1), else a
 // remote libSQL/Turso URL over HTTP. Migrations are applied by `bindery migrate`, never in a request.
-import { createHttpApp, type HttpApp } from '../core/http/app';
-import { createTiktokenCounter, parseConfig, type BinderyConfig, type Logger } from '../core/index';
-import { createWebDatabase } from '../db/client-web';
-import type { BinderyDb } from '../db/types';
+import { createHttpApp, type HttpApp } from '../core/http/app.ts';
+import { createTiktokenCounter, parseConfig, type BinderyConfig, type Logger } from '../core/index.ts';
+import { createWebDatabase } from '../db/client-web.ts';
+import type { BinderyDb } from '../db/types.ts';
 
 export type EdgeEnv = Record<string, unknown>;
 

@@ -2,11 +2,11 @@
 // migrations, stored-count upkeep. Runtime-specific on purpose (node:fs), so it lives here, not in core.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createDatabase, migrate, type Database } from '../db/index';
-import { createTiktokenCounter, parseConfig, stderrLogger, type BinderyConfig, type BinderyDeps } from '../core/index';
-import { ensureCountsCurrent } from '../core/services/prepare';
-import { ensureHelpTopics } from '../core/services/help';
-import { ensureCommentCounts } from '../core/services/comments';
+import { createDatabase, migrate, type Database } from '../db/index.ts';
+import { createTiktokenCounter, parseConfig, stderrLogger, type BinderyConfig, type BinderyDeps } from '../core/index.ts';
+import { ensureCountsCurrent } from '../core/services/prepare.ts';
+import { ensureHelpTopics } from '../core/services/help.ts';
+import { ensureCommentCounts } from '../core/services/comments.ts';
 
 export interface Runtime {
   deps: BinderyDeps & { now: () => number };

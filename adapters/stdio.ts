@@ -1,9 +1,9 @@
 #!/usr/bin/env bun
 // stdio adapter (`bun run start`): the local default. stdout carries only MCP messages; logs go to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createBinderyServer } from '../core/index';
-import { ensureCaller } from '../core/services/prepare';
-import { openRuntime } from './runtime';
+import { createBinderyServer } from '../core/index.ts';
+import { ensureCaller } from '../core/services/prepare.ts';
+import { openRuntime } from './runtime.ts';
 
 /** Serves MCP over this process's stdin/stdout as BINDERY_USER. */
 export async function runStdio(): Promise<void> {

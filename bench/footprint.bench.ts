@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createDatabase, migrate } from '../db/index';
-import { createBinderyServer, createRegistry, createTiktokenCounter, parseConfig, SERVER_NAME, SERVER_VERSION, type ToolMode } from '../core/index';
-import { ensureCaller } from '../core/services/prepare';
-import { countEntry } from '../core/footprint/definition';
-import { binderyMeasureInput, foreignMeasureInput, formatMeasureReport, measureTools } from '../core/footprint/measure';
-import { listRemoteTools } from '../core/footprint/remote';
-import { percentiles, round, type BenchSection } from './types';
+import { createDatabase, migrate } from '../db/index.ts';
+import { createBinderyServer, createRegistry, createTiktokenCounter, parseConfig, SERVER_NAME, SERVER_VERSION, type ToolMode } from '../core/index.ts';
+import { ensureCaller } from '../core/services/prepare.ts';
+import { countEntry } from '../core/footprint/definition.ts';
+import { binderyMeasureInput, foreignMeasureInput, formatMeasureReport, measureTools } from '../core/footprint/measure.ts';
+import { listRemoteTools } from '../core/footprint/remote.ts';
+import { percentiles, round, type BenchSection } from './types.ts';
 
 const root = join(import.meta.dir, '..');
 const results = join(import.meta.dir, 'results');
@@ -41,9 +41,9 @@ async function world() {
 const COLD_SCRIPT = `
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createDatabase, migrate } from './db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig } from './core/index';
-import { ensureCaller } from './core/services/prepare';
+import { createDatabase, migrate } from './db/index.ts';
+import { createBinderyServer, createTiktokenCounter, parseConfig } from './core/index.ts';
+import { ensureCaller } from './core/services/prepare.ts';
 const config = parseConfig({ BINDERY_DB_URL: ':memory:' });
 const database = createDatabase({ url: config.dbUrl });
 await migrate(database.db);

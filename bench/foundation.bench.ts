@@ -9,15 +9,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { createDatabase, migrate } from '../db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig } from '../core/index';
-import { ensureCaller } from '../core/services/prepare';
-import { createBinding } from '../core/services/bindings';
-import { parseMarkdownDoc } from '../core/services/import';
-import { readableBindingVersion } from '../db/store/bindings';
-import { ftsQuery, searchBindingRows } from '../db/store/search';
-import { percentiles, round, type BenchRow, type BenchSection } from './types';
-import { markdownCorpus } from './corpus';
+import { createDatabase, migrate } from '../db/index.ts';
+import { createBinderyServer, createTiktokenCounter, parseConfig } from '../core/index.ts';
+import { ensureCaller } from '../core/services/prepare.ts';
+import { createBinding } from '../core/services/bindings.ts';
+import { parseMarkdownDoc } from '../core/services/import.ts';
+import { readableBindingVersion } from '../db/store/bindings.ts';
+import { ftsQuery, searchBindingRows } from '../db/store/search.ts';
+import { percentiles, round, type BenchRow, type BenchSection } from './types.ts';
+import { markdownCorpus } from './corpus.ts';
 
 const root = join(import.meta.dir, '..');
 const BINDINGS = 10_000;
@@ -35,7 +35,7 @@ function freshProcess(script: string): number {
 
 const LOAD_OURS = (encoding: string) => `
 const t0 = performance.now();
-const { createTiktokenCounter } = await import('./core/tokens/counter');
+const { createTiktokenCounter } = await import('./core/tokens/counter.ts');
 const c = createTiktokenCounter('${encoding}');
 await c.load();
 c.count('hello world');

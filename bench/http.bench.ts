@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { percentiles, round, type BenchRow, type BenchSection } from './types';
+import { percentiles, round, type BenchRow, type BenchSection } from './types.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const CONCURRENCY = 8;
@@ -123,11 +123,11 @@ async function load(url: string, headers: Record<string, string>, call: string, 
 }
 
 async function seed(dbUrl: string, publicUrl: string): Promise<{ key: string; id: string }> {
-  const { createDatabase, migrate } = await import('../db/index');
-  const { parseConfig, createTiktokenCounter } = await import('../core/index');
-  const { ensureCaller, ensureStoredCountsOnce } = await import('../core/services/prepare');
-  const { createBinding } = await import('../core/services/bindings');
-  const { createApiKey } = await import('../core/http/auth');
+  const { createDatabase, migrate } = await import('../db/index.ts');
+  const { parseConfig, createTiktokenCounter } = await import('../core/index.ts');
+  const { ensureCaller, ensureStoredCountsOnce } = await import('../core/services/prepare.ts');
+  const { createBinding } = await import('../core/services/bindings.ts');
+  const { createApiKey } = await import('../core/http/auth.ts');
   const database = createDatabase({ url: dbUrl });
   await migrate(database.db);
   const tokens = createTiktokenCounter('o200k_base');
@@ -210,7 +210,7 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     'get_binding tier 1': '',
   };
   // Deno: spawn → Deno.serve → first answer (a local libSQL file through npm:@libsql/client).
-  const { denoBinary } = await import('../tests/adapters/targets');
+  const { denoBinary } = await import('../tests/adapters/targets.ts');
   const denoBin = denoBinary();
   if (!denoBin) throw new Error('deno is not installed (bun add -d deno)');
   const denoDb = `file:${join(dir, 'deno.db')}`;
@@ -232,9 +232,9 @@ async function coldStarts(dir: string): Promise<BenchSection> {
   }
   // workerd: the bundle is built once; Miniflare boot + isolate start + first answer is timed (D1 seeded beforehand, persisted).
   const { Miniflare } = await import('miniflare');
-  const { createD1Database } = await import('../db/client-web');
-  const { migrate } = await import('../db/index');
-  const { buildWorker } = await import('../tests/adapters/targets');
+  const { createD1Database } = await import('../db/client-web.ts');
+  const { migrate } = await import('../db/index.ts');
+  const { buildWorker } = await import('../tests/adapters/targets.ts');
   const out = join(dir, 'worker');
   const built = performance.now();
   const { modules } = await buildWorker(out);
@@ -248,7 +248,7 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     await seeding.ready;
     const db = createD1Database((await seeding.getD1Database('DB')) as never);
     await migrate(db);
-    const { seedWorld } = await import('../tests/adapters/targets');
+    const { seedWorld } = await import('../tests/adapters/targets.ts');
     const s = await seedWorld(db, base);
     await seeding.dispose();
     const body = bodies[what] || JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_binding', arguments: { id: s.bobPrivate.id, tier: '1' } } });

@@ -6,13 +6,13 @@ import { sql } from 'drizzle-orm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createDatabase, migrate } from '../db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type Caller } from '../core/index';
-import { ensureCaller } from '../core/services/prepare';
-import { createBinding, type CoreDeps } from '../core/services/bindings';
-import { parseMarkdownDoc } from '../core/services/import';
-import { percentiles, round, type BenchSection } from './types';
-import { markdownCorpus } from './corpus';
+import { createDatabase, migrate } from '../db/index.ts';
+import { createBinderyServer, createTiktokenCounter, parseConfig, type Caller } from '../core/index.ts';
+import { ensureCaller } from '../core/services/prepare.ts';
+import { createBinding, type CoreDeps } from '../core/services/bindings.ts';
+import { parseMarkdownDoc } from '../core/services/import.ts';
+import { percentiles, round, type BenchSection } from './types.ts';
+import { markdownCorpus } from './corpus.ts';
 
 
 async function world() {

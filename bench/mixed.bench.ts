@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../tests/reliability/procs';
-import { percentiles, round, type BenchSection } from './types';
+import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../tests/reliability/procs.ts';
+import { percentiles, round, type BenchSection } from './types.ts';
 
 const CLIENTS = 16;
 const SECONDS = Number(process.env.BINDERY_BENCH_MIXED_SECONDS ?? 60);

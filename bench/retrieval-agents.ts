@@ -3,8 +3,8 @@
 // every call it writes (name and arguments) and every response text, all in o200k_base.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { TokenCounter } from '../core/tokens/counter';
-import { normalize, type RetrievalTask } from './retrieval-tasks';
+import type { TokenCounter } from '../core/tokens/counter.ts';
+import { normalize, type RetrievalTask } from './retrieval-tasks.ts';
 
 /** What one agent spent on one task, and whether the phrase reached it. */
 export interface TaskOutcome {

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
-import type { BenchSection } from './types';
+import type { BenchSection } from './types.ts';
 
 const dir = import.meta.dir;
 const filter = process.argv[2] ?? '';

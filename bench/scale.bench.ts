@@ -4,15 +4,15 @@
 // and access-checked, exact count) on the same index, in the same run; bytes: "before" is the previous
 // index (a second copy of every text), built beside the current one from the same rows.
 import { sql } from 'drizzle-orm';
-import { createDatabase, migrate } from '../db/index';
-import { parseConfig } from '../core/index';
-import { ensureCaller } from '../core/services/prepare';
-import { createBinding, type CoreDeps } from '../core/services/bindings';
-import { rebuildSearchIndex } from '../db/store/fts';
-import { ftsQuery, searchBindingRows } from '../db/store/search';
-import { defaultScopeSql } from '../db/store/access';
-import { createTiktokenCounter } from '../core/tokens/counter';
-import { percentiles, round, type BenchSection } from './types';
+import { createDatabase, migrate } from '../db/index.ts';
+import { parseConfig } from '../core/index.ts';
+import { ensureCaller } from '../core/services/prepare.ts';
+import { createBinding, type CoreDeps } from '../core/services/bindings.ts';
+import { rebuildSearchIndex } from '../db/store/fts.ts';
+import { ftsQuery, searchBindingRows } from '../db/store/search.ts';
+import { defaultScopeSql } from '../db/store/access.ts';
+import { createTiktokenCounter } from '../core/tokens/counter.ts';
+import { percentiles, round, type BenchSection } from './types.ts';
 
 const COMMON = ['system', 'data', 'value', 'service', 'request', 'update', 'config', 'error', 'client', 'server'];
 const FILLER = 'the of and to in is for with on that by this be are from as it an or at which can use'.split(' ');

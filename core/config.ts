@@ -1,4 +1,4 @@
-import { TOKENIZERS, type TokenizerName } from './tokens/counter';
+import { TOKENIZERS, type TokenizerName } from './tokens/counter.ts';
 
 export type ToolMode = 'eager' | 'lazy' | 'proxy' | 'auto';
 export const TOOL_MODES: readonly ToolMode[] = ['eager', 'lazy', 'proxy', 'auto'];

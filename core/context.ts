@@ -1,6 +1,6 @@
-import type { BinderyDb } from '../db/types';
-import type { BinderyConfig, ToolMode } from './config';
-import type { TokenCounter } from './tokens/counter';
+import type { BinderyDb } from '../db/types.ts';
+import type { BinderyConfig, ToolMode } from './config.ts';
+import type { TokenCounter } from './tokens/counter.ts';
 
 export interface Logger {
   info(msg: string, extra?: unknown): void;
@@ -55,12 +55,12 @@ export interface ToolContext {
   /** Enables tools for this session (lazy mode); returns the names newly listed. */
   enableTools(names: string[]): string[];
   /** Runtime token figures of this process (`list_available_tools` reports them). */
-  profiler?: import('./footprint/runtime').RuntimeProfiler;
+  profiler?: import('./footprint/runtime.ts').RuntimeProfiler;
 }
 
 export interface ToolRegistry {
-  all: readonly import('./tools/define').AnyTool[];
-  get(name: string): import('./tools/define').AnyTool | undefined;
+  all: readonly import('./tools/define.ts').AnyTool[];
+  get(name: string): import('./tools/define.ts').AnyTool | undefined;
 }
 
 export const stderrLogger = (write: (line: string) => void): Logger => ({

@@ -1,6 +1,6 @@
-import { fail } from './errors';
-import type { BinderyDb } from '../db/types';
-import { getOrCreateSetting } from '../db/store/settings';
+import { fail } from './errors.ts';
+import type { BinderyDb } from '../db/types.ts';
+import { getOrCreateSetting } from '../db/store/settings.ts';
 
 const keys = new WeakMap<object, Promise<CryptoKey>>();
 

@@ -1,9 +1,9 @@
 import { createClient } from '@libsql/client/web';
 import { drizzle } from 'drizzle-orm/libsql/web';
 import { drizzle as drizzleD1 } from 'drizzle-orm/d1';
-import { schema } from './schema/index';
-import type { BinderyDb } from './types';
-import type { Database, DatabaseOptions } from './client';
+import { schema } from './schema/index.ts';
+import type { BinderyDb } from './types.ts';
+import type { Database, DatabaseOptions } from './client.ts';
 
 /**
  * A remote libSQL database (Turso: `libsql://…`, `https://…`) over HTTP with no native code, for the

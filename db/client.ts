@@ -1,8 +1,8 @@
 import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
-import { schema } from './schema/index';
-import { EmbeddedClient } from './embedded-client';
-import type { BinderyDb } from './types';
+import { schema } from './schema/index.ts';
+import { EmbeddedClient } from './embedded-client.ts';
+import type { BinderyDb } from './types.ts';
 
 export interface DatabaseOptions {
   /** `file:…`, `:memory:`, `libsql://…` or `https://…` (Turso). */

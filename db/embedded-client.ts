@@ -1,7 +1,7 @@
 import Database from 'libsql';
 import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client';
-import { isBusy, sleepSync, withBusyRetry, type BusyPolicy } from './busy';
-import { CACHEABLE, exec, mapError, prepareOnce, READ_ONLY, runStatement, SCHEMA_CHANGE, sqlOf, type Cached, type Conn, type Statement } from './embedded-statements';
+import { isBusy, sleepSync, withBusyRetry, type BusyPolicy } from './busy.ts';
+import { CACHEABLE, exec, mapError, prepareOnce, READ_ONLY, runStatement, SCHEMA_CHANGE, sqlOf, type Cached, type Conn, type Statement } from './embedded-statements.ts';
 
 export interface EmbeddedClientOptions {
   /** Milliseconds SQLite itself waits on a locked file before answering SQLITE_BUSY (blocks the thread). */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { migrations } from './migrations/bundle';
-import type { BinderyDb } from './types';
-import { rebuildSearchIndex } from './store/fts';
+import { migrations } from './migrations/bundle.ts';
+import type { BinderyDb } from './types.ts';
+import { rebuildSearchIndex } from './store/fts.ts';
 
 const LEDGER = '__bindery_migrations';
 

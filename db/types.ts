@@ -1,5 +1,5 @@
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
-import type { schema } from './schema/index';
+import type { schema } from './schema/index.ts';
 
 /**
  * The drizzle database the store runs on. Typed as libSQL's; Cloudflare D1's drizzle database has

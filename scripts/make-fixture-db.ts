@@ -8,11 +8,11 @@
 import { rmSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createDatabase, migrate } from '../db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig } from '../core/index';
-import { createApiKey } from '../core/http/auth';
-import { ensureCaller, ensureCountsCurrent } from '../core/services/prepare';
-import { ensureHelpTopics } from '../core/services/help';
+import { createDatabase, migrate } from '../db/index.ts';
+import { createBinderyServer, createTiktokenCounter, parseConfig } from '../core/index.ts';
+import { createApiKey } from '../core/http/auth.ts';
+import { ensureCaller, ensureCountsCurrent } from '../core/services/prepare.ts';
+import { ensureHelpTopics } from '../core/services/help.ts';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: bun scripts/make-fixture-db.ts <file.db>');

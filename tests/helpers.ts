@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'bun:test';
-import { createDatabase, migrate } from '../db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type BinderyConfig, type ToolMode } from '../core/index';
-import { ensureCaller } from '../core/services/prepare';
-import type { TokenCounter } from '../core/tokens/counter';
+import { createDatabase, migrate } from '../db/index.ts';
+import { createBinderyServer, createTiktokenCounter, parseConfig, type BinderyConfig, type ToolMode } from '../core/index.ts';
+import { ensureCaller } from '../core/services/prepare.ts';
+import type { TokenCounter } from '../core/tokens/counter.ts';
 
 let sharedCounter: TokenCounter | undefined;
 /** One loaded o200k counter for the whole test process (loading costs ~300 ms). */

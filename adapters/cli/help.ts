@@ -1,9 +1,9 @@
 // `bindery help set <topic> <file>`: replaces (or adds) a help topic from a Markdown file, in the
 // configured database, without a deploy. Topics set this way survive later seeds from help/*.md.
 import { readFileSync } from 'node:fs';
-import { openRuntime } from '../runtime';
-import { setHelpTopic } from '../../core/services/help';
-import { BinderyError } from '../../core/errors';
+import { openRuntime } from '../runtime.ts';
+import { setHelpTopic } from '../../core/services/help.ts';
+import { BinderyError } from '../../core/errors.ts';
 
 const USAGE = 'usage: bindery help set <topic> <file.md>';
 

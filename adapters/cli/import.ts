@@ -3,12 +3,12 @@
 // the file changed. Skipped files are named on stderr; the summary line goes to stdout.
 import { realpathSync, statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import type { Caller } from '../../core/context';
-import { importDocument, type ImportOutcome } from '../../core/services/import';
-import { ensureCaller } from '../../core/services/prepare';
-import type { CoreDeps } from '../../core/services/bindings';
-import { markdownFiles, readListedFile, type ReadHooks } from './import-files';
-import { openRuntime } from '../runtime';
+import type { Caller } from '../../core/context.ts';
+import { importDocument, type ImportOutcome } from '../../core/services/import.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import type { CoreDeps } from '../../core/services/bindings.ts';
+import { markdownFiles, readListedFile, type ReadHooks } from './import-files.ts';
+import { openRuntime } from '../runtime.ts';
 
 export type ImportCounts = { created: number; updated: number; unchanged: number; skipped: number };
 

@@ -1,9 +1,9 @@
 // `bindery keys create --user <handle> [--label <text>]` prints a new API key once (only its SHA-256
 // is stored); `bindery keys revoke <key-id>`; `bindery keys list`. Works on any BINDERY_DB_URL.
-import { createApiKey } from '../../core/http/auth';
-import { ensureCaller } from '../../core/services/prepare';
-import { listApiKeys, revokeApiKey } from '../../db/store/api-keys';
-import { openRuntime } from '../runtime';
+import { createApiKey } from '../../core/http/auth.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { listApiKeys, revokeApiKey } from '../../db/store/api-keys.ts';
+import { openRuntime } from '../runtime.ts';
 
 const USAGE = 'usage: bindery keys create --user <handle> [--label <text>] | keys revoke <key-id> | keys list';
 

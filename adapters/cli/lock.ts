@@ -2,8 +2,8 @@
 // economics) or, with --check, compares the current tools with it and exits 1 on any drift.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRegistry, createTiktokenCounter, parseConfig, TOKENIZERS, type TokenizerName } from '../../core/index';
-import { buildLock, diffLock, formatLockCheck, LOCKFILE_NAME, parseLock, serializeLock } from '../../core/footprint/lock';
+import { createRegistry, createTiktokenCounter, parseConfig, TOKENIZERS, type TokenizerName } from '../../core/index.ts';
+import { buildLock, diffLock, formatLockCheck, LOCKFILE_NAME, parseLock, serializeLock } from '../../core/footprint/lock.ts';
 
 const USAGE = 'usage: bindery lock [--check] [--file <path>]';
 

@@ -2,9 +2,9 @@
 // tool definitions. Without a command it measures Bindery in-process; with one it starts that MCP
 // server over stdio, lists its tools (all pages) and measures what its tools/list costs.
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createRegistry, createTiktokenCounter, parseConfig, SERVER_NAME, SERVER_VERSION } from '../../core/index';
-import { binderyMeasureInput, foreignMeasureInput, formatMeasureReport, measureTools } from '../../core/footprint/measure';
-import { listRemoteTools, MeasureError } from '../../core/footprint/remote';
+import { createRegistry, createTiktokenCounter, parseConfig, SERVER_NAME, SERVER_VERSION } from '../../core/index.ts';
+import { binderyMeasureInput, foreignMeasureInput, formatMeasureReport, measureTools } from '../../core/footprint/measure.ts';
+import { listRemoteTools, MeasureError } from '../../core/footprint/remote.ts';
 
 const USAGE = 'usage: bindery measure [--json] [--timeout <seconds>] [--always <tool,tool>] [-- <command> <args>…]';
 const STDERR_TAIL = 2_000;

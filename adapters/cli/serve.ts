@@ -1,5 +1,5 @@
 // `bindery serve`: the HTTP server (same as `bun run serve`), kept running.
-import { startHttp } from '../bun-http';
+import { startHttp } from '../bun-http.ts';
 
 export async function main(): Promise<number> {
   const running = await startHttp();

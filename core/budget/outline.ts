@@ -1,7 +1,7 @@
-import type { TokenCounter } from '../tokens/counter';
-import { clip, oneLine } from './card-cut';
-import { fenced } from './render';
-import { splitSections } from './sections';
+import type { TokenCounter } from '../tokens/counter.ts';
+import { clip, oneLine } from './card-cut.ts';
+import { fenced } from './render.ts';
+import { splitSections } from './sections.ts';
 
 /** A section as stored with its version: its span, heading and the exact tokens of its rendered block. */
 export interface StoredSection {

@@ -1,7 +1,7 @@
-import { FALLBACK_ORDER, type Tier } from './tier';
-import { footerFloor, planFooter, type FooterCosts, type FooterPlan } from './footer';
+import { FALLBACK_ORDER, type Tier } from './tier.ts';
+import { footerFloor, planFooter, type FooterCosts, type FooterPlan } from './footer.ts';
 
-export { footerTokens, planFooter, type FooterCosts, type FooterPlan } from './footer';
+export { footerTokens, planFooter, type FooterCosts, type FooterPlan } from './footer.ts';
 
 /** One packable item: its stored cost at each tier. */
 export interface PackCandidate {

@@ -1,5 +1,5 @@
-import type { TokenCounter } from '../tokens/counter';
-import { cardRestLines, fenced, previewTail, renderContent, type CardFacts } from './render';
+import type { TokenCounter } from '../tokens/counter.ts';
+import { cardRestLines, fenced, previewTail, renderContent, type CardFacts } from './render.ts';
 
 /**
  * Splits content that is too large for one response into pages of whole lines whose rendered block

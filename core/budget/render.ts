@@ -1,5 +1,5 @@
-import type { VersionFacts } from './tier';
-import { cardCut, clip, oneLine, type CardCut } from './card-cut';
+import type { VersionFacts } from './tier.ts';
+import { cardCut, clip, oneLine, type CardCut } from './card-cut.ts';
 
 /** The facts a card is rendered from: the version's facts and its stored cut. */
 export type CardFacts = VersionFacts & { headCut: string };

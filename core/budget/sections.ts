@@ -1,4 +1,4 @@
-import { slugify } from '../ids';
+import { slugify } from '../ids.ts';
 
 /** One section of a document: from its heading line to the next heading of the same or a higher level. */
 export interface SectionSpan {

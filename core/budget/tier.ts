@@ -1,11 +1,11 @@
-import type { Piece } from '../tokens/doc';
-import type { TokenCounter } from '../tokens/counter';
-import { fitCard } from './card-fit';
-import { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview } from './render';
-import { countSections, encodeSections, outlineObject, parseSections, renderOutline } from './outline';
+import type { Piece } from '../tokens/doc.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import { fitCard } from './card-fit.ts';
+import { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview } from './render.ts';
+import { countSections, encodeSections, outlineObject, parseSections, renderOutline } from './outline.ts';
 
 export { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview };
-export { HEAD_TOKEN_BOUND } from './card-fit';
+export { HEAD_TOKEN_BOUND } from './card-fit.ts';
 
 export type Tier = '1' | '1.5' | '2';
 export const TIERS: readonly Tier[] = ['1', '1.5', '2'];

@@ -1,9 +1,9 @@
-import type { BinderyConfig } from '../config';
-import type { TokenCounter } from '../tokens/counter';
-import type { AnyTool, ToolCategory } from '../tools/define';
-import { definitionCost } from './definition';
-import { staticProfile, summarizeProfiles, type ProfileSummary, type StaticProfile } from './profile';
-import { oneLineDescription } from './search';
+import type { BinderyConfig } from '../config.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { AnyTool, ToolCategory } from '../tools/define.ts';
+import { definitionCost } from './definition.ts';
+import { staticProfile, summarizeProfiles, type ProfileSummary, type StaticProfile } from './profile.ts';
+import { oneLineDescription } from './search.ts';
 
 /** Context cost of a tool or a group: exact tokens and share of all real tools (percent, 2 decimals). */
 export interface ContextInfo {

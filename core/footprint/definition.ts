@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { TokenCounter } from '../tokens/counter';
-import type { AnyTool } from '../tools/define';
-import { toolListEntry } from '../tools/listing';
-import { sha256Hex } from './hash';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { AnyTool } from '../tools/define.ts';
+import { toolListEntry } from '../tools/listing.ts';
+import { sha256Hex } from './hash.ts';
 
 /** What one tool costs in context before any call: tokens of its `tools/list` entry, and the entry's hash. */
 export interface DefinitionCost {

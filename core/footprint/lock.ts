@@ -1,9 +1,9 @@
-import type { BinderyConfig } from '../config';
-import type { TokenCounter } from '../tokens/counter';
-import type { AnyTool, ResponseBound } from '../tools/define';
-import { toolListEntry } from '../tools/listing';
-import { definitionCost } from './definition';
-import { RISKS, staticProfile, summarizeProfiles, type Risk, type RiskThresholds } from './profile';
+import type { BinderyConfig } from '../config.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { AnyTool, ResponseBound } from '../tools/define.ts';
+import { toolListEntry } from '../tools/listing.ts';
+import { definitionCost } from './definition.ts';
+import { RISKS, staticProfile, summarizeProfiles, type Risk, type RiskThresholds } from './profile.ts';
 
 export const LOCKFILE_NAME = 'bindery.lock.json';
 export const LOCKFILE_VERSION = 1;

@@ -1,10 +1,10 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { TokenCounter } from '../tokens/counter';
-import type { ToolRegistry } from '../context';
-import type { BinderyConfig } from '../config';
-import { PROXY_LISTED } from '../modes/session';
-import { toolListEntry } from '../tools/listing';
-import { countEntry } from './definition';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { ToolRegistry } from '../context.ts';
+import type { BinderyConfig } from '../config.ts';
+import { PROXY_LISTED } from '../modes/session.ts';
+import { toolListEntry } from '../tools/listing.ts';
+import { countEntry } from './definition.ts';
 
 /** Tools that front a server in proxy mode, besides `help` (which only Bindery has). */
 export const PROXY_FRONT = ['list_tool_categories', 'search_tools', 'invoke_tool'];

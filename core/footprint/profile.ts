@@ -1,6 +1,6 @@
-import type { BinderyConfig } from '../config';
-import type { AnyTool, ResponseBound } from '../tools/define';
-import { toolListEntry } from '../tools/listing';
+import type { BinderyConfig } from '../config.ts';
+import type { AnyTool, ResponseBound } from '../tools/define.ts';
+import { toolListEntry } from '../tools/listing.ts';
 
 export type Risk = 'low' | 'medium' | 'high' | 'critical';
 export const RISKS: readonly Risk[] = ['low', 'medium', 'high', 'critical'];

@@ -1,5 +1,5 @@
-import type { ToolRunObserver } from '../tools/run';
-import { classifyRisk, type Risk, type RiskThresholds } from './profile';
+import type { ToolRunObserver } from '../tools/run.ts';
+import { classifyRisk, type Risk, type RiskThresholds } from './profile.ts';
 
 /** Keep this many recent response sizes per tool for percentiles (a ring; count and max stay exact). */
 const SAMPLE_WINDOW = 1024;

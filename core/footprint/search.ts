@@ -1,4 +1,4 @@
-import type { AnyTool } from '../tools/define';
+import type { AnyTool } from '../tools/define.ts';
 
 /** Score weights: exact name > word in name > word in description or aliases > category (issue 4). */
 export const WEIGHTS = { exactName: 100, nameWord: 10, aliasPhrase: 6, textWord: 3, category: 2 } as const;

@@ -1,5 +1,5 @@
-import type { AnyTool } from '../tools/define';
-import { toolListEntry } from '../tools/listing';
+import type { AnyTool } from '../tools/define.ts';
+import { toolListEntry } from '../tools/listing.ts';
 
 type JsonSchema = { type?: string | string[]; enum?: unknown[]; const?: unknown; items?: JsonSchema; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
 

@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { migrationsCurrent } from '../../db/migrate';
-import type { BinderyDeps } from '../context';
-import { authenticate } from './auth';
-import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard';
-import { createMcpEndpoint, type McpEndpoint } from './mcp';
-import { serveLinkIndex } from './link-index';
-import { PageCache, type PageCacheStats } from './page-cache';
-import { parseIndexPath, parsePagePath, servePage } from './pages';
-import { json, rpcError, unauthorized, withHeaders } from './responses';
-import { handleRest } from './rest';
+import { migrationsCurrent } from '../../db/migrate.ts';
+import type { BinderyDeps } from '../context.ts';
+import { authenticate } from './auth.ts';
+import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard.ts';
+import { createMcpEndpoint, type McpEndpoint } from './mcp.ts';
+import { serveLinkIndex } from './link-index.ts';
+import { PageCache, type PageCacheStats } from './page-cache.ts';
+import { parseIndexPath, parsePagePath, servePage } from './pages.ts';
+import { json, rpcError, unauthorized, withHeaders } from './responses.ts';
+import { handleRest } from './rest.ts';
 
 export interface HttpAppOptions {
   deps: BinderyDeps;

@@ -1,7 +1,7 @@
-import type { BinderyDb } from '../../db/types';
-import { insertApiKey, liveApiKey } from '../../db/store/api-keys';
-import type { Caller } from '../context';
-import { b64url, sha256Hex } from '../ids';
+import type { BinderyDb } from '../../db/types.ts';
+import { insertApiKey, liveApiKey } from '../../db/store/api-keys.ts';
+import type { Caller } from '../context.ts';
+import { b64url, sha256Hex } from '../ids.ts';
 
 /**
  * API keys look like `bdk_<16 id chars>_<43 secret chars>`: the id part finds the row, the SHA-256 of

@@ -1,4 +1,4 @@
-import type { HttpConfig } from '../config';
+import type { HttpConfig } from '../config.ts';
 
 /** Does an allow-list entry (`host` or `scheme://host[:port]`, or `*`) admit this origin? Entries without a port admit any port. */
 function originAllowed(list: readonly string[], origin: string): boolean {

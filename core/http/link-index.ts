@@ -1,14 +1,14 @@
-import type { BindingVersionRow } from '../../db/store/bindings';
-import { listBindingRows } from '../../db/store/search';
-import { readableSet, setItemRows } from '../../db/store/sets';
-import { liveLinkShare } from '../../db/store/shares';
-import { findSpace } from '../../db/store/users';
-import { bindingUrls } from '../budget/tier';
-import type { BinderyDeps, Caller } from '../context';
-import { ANONYMOUS } from './auth';
-import { escapeHtml } from './markdown';
-import { linkScope, PAGE_CSP, pageNotFound } from './pages';
-import { freshCounts } from '../services/counts';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
+import { listBindingRows } from '../../db/store/search.ts';
+import { readableSet, setItemRows } from '../../db/store/sets.ts';
+import { liveLinkShare } from '../../db/store/shares.ts';
+import { findSpace } from '../../db/store/users.ts';
+import { bindingUrls } from '../budget/tier.ts';
+import type { BinderyDeps, Caller } from '../context.ts';
+import { ANONYMOUS } from './auth.ts';
+import { escapeHtml } from './markdown.ts';
+import { linkScope, PAGE_CSP, pageNotFound } from './pages.ts';
+import { freshCounts } from '../services/counts.ts';
 
 /** At most this many bindings are listed; the page says how many more the link opens. */
 const MAX_LISTED = 200;

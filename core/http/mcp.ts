@@ -1,9 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { BinderyDeps, Caller } from '../context';
-import { createBinderyServer } from '../server';
-import { rpcError } from './responses';
-import { SessionStore, type SessionLimits } from './sessions';
+import type { BinderyDeps, Caller } from '../context.ts';
+import { createBinderyServer } from '../server.ts';
+import { rpcError } from './responses.ts';
+import { SessionStore, type SessionLimits } from './sessions.ts';
 
 export interface McpEndpoint {
   /** Handles one authenticated /mcp request; `body` is the parsed JSON of a POST. */

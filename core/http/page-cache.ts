@@ -1,4 +1,4 @@
-import { renderMarkdown } from './markdown';
+import { renderMarkdown } from './markdown.ts';
 
 /** What the page cache has done, for tests and operators. */
 export interface PageCacheStats {

@@ -1,14 +1,14 @@
-import type { LinkScope } from '../../db/store/access';
-import { versionContent, type BindingVersionRow } from '../../db/store/bindings';
-import { readableBindingBySlug } from '../../db/store/slugs';
-import { findSpace } from '../../db/store/users';
-import { bindingUrls } from '../budget/tier';
-import type { BinderyDeps, Caller } from '../context';
-import { isLinkSecret, sha256Hex } from '../ids';
-import { ANONYMOUS } from './auth';
-import { escapeHtml } from './markdown';
-import type { PageCache } from './page-cache';
-import { freshCounts } from '../services/counts';
+import type { LinkScope } from '../../db/store/access.ts';
+import { versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
+import { readableBindingBySlug } from '../../db/store/slugs.ts';
+import { findSpace } from '../../db/store/users.ts';
+import { bindingUrls } from '../budget/tier.ts';
+import type { BinderyDeps, Caller } from '../context.ts';
+import { isLinkSecret, sha256Hex } from '../ids.ts';
+import { ANONYMOUS } from './auth.ts';
+import { escapeHtml } from './markdown.ts';
+import type { PageCache } from './page-cache.ts';
+import { freshCounts } from '../services/counts.ts';
 
 /** No script, frame, form or plugin may come from a page; inline styles only. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -1,4 +1,4 @@
-import { BinderyError, type ErrorCode } from '../errors';
+import { BinderyError, type ErrorCode } from '../errors.ts';
 
 /** A JSON response. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { SetWithSpace } from '../../db/store/sets';
-import type { BinderyDeps, Caller } from '../context';
-import { ensureStoredCountsOnce } from '../services/prepare';
-import { createSet } from '../services/sets';
-import { bindingId, name, spaceRef, text, tierSchema } from '../tools/schema';
-import { setItemsPage } from '../tools/set/set-page';
-import { json } from './responses';
-import { callTool, restContext } from './rest-tools';
-import { parseInput } from './validate';
+import type { SetWithSpace } from '../../db/store/sets.ts';
+import type { BinderyDeps, Caller } from '../context.ts';
+import { ensureStoredCountsOnce } from '../services/prepare.ts';
+import { createSet } from '../services/sets.ts';
+import { bindingId, name, spaceRef, text, tierSchema } from '../tools/schema.ts';
+import { setItemsPage } from '../tools/set/set-page.ts';
+import { json } from './responses.ts';
+import { callTool, restContext } from './rest-tools.ts';
+import { parseInput } from './validate.ts';
 
 /** Query strings are text: numbers are read here, everything else is checked by the code that answers. */
 const count = z.coerce.number({ message: 'must be a number' });

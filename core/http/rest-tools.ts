@@ -1,8 +1,8 @@
-import type { BinderyDeps, Caller, Provenance, ToolContext, ToolRegistry } from '../context';
-import { fail } from '../errors';
-import { ensureStoredCountsOnce } from '../services/prepare';
-import { createRegistry } from '../tools/registry';
-import { executeTool } from '../tools/run';
+import type { BinderyDeps, Caller, Provenance, ToolContext, ToolRegistry } from '../context.ts';
+import { fail } from '../errors.ts';
+import { ensureStoredCountsOnce } from '../services/prepare.ts';
+import { createRegistry } from '../tools/registry.ts';
+import { executeTool } from '../tools/run.ts';
 
 /** REST writes are made by people and scripts (CONTRACT §3). */
 export const HUMAN: Provenance = { source: 'human', model: null };

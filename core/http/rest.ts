@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { BindingVersionRow } from '../../db/store/bindings';
-import { tierObject, type Tier } from '../budget/tier';
-import type { BinderyDeps, Caller } from '../context';
-import { createBinding, deleteBinding, updateBinding, type CoreDeps } from '../services/bindings';
-import { content, keyPoints, name, spaceRef, summary } from '../tools/schema';
-import { errorResponse, json } from './responses';
-import { handleSets } from './rest-sets';
-import { callTool, HUMAN, restContext } from './rest-tools';
-import { parseInput } from './validate';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
+import { tierObject, type Tier } from '../budget/tier.ts';
+import type { BinderyDeps, Caller } from '../context.ts';
+import { createBinding, deleteBinding, updateBinding, type CoreDeps } from '../services/bindings.ts';
+import { content, keyPoints, name, spaceRef, summary } from '../tools/schema.ts';
+import { errorResponse, json } from './responses.ts';
+import { handleSets } from './rest-sets.ts';
+import { callTool, HUMAN, restContext } from './rest-tools.ts';
+import { parseInput } from './validate.ts';
 
 const createInput = z.strictObject({ space: spaceRef().optional(), name: name(), content: content(), summary: summary(), keyPoints: keyPoints().optional() });
 const updateInput = z.strictObject({

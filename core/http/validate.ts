@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { BinderyError } from '../errors';
-import { formatIssues } from '../tools/format-issues';
+import { BinderyError } from '../errors.ts';
+import { formatIssues } from '../tools/format-issues.ts';
 
 /** Validates REST input with the tools' zod schemas; failures are INVALID_INPUT naming the field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

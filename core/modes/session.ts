@@ -1,6 +1,6 @@
-import type { BinderyConfig, ToolMode } from '../config';
-import type { AnyTool } from '../tools/define';
-import type { ToolRegistry } from '../context';
+import type { BinderyConfig, ToolMode } from '../config.ts';
+import type { AnyTool } from '../tools/define.ts';
+import type { ToolRegistry } from '../context.ts';
 
 export type ActiveMode = Exclude<ToolMode, 'auto'>;
 

@@ -1,6 +1,6 @@
-import type { TokenCounter } from '../tokens/counter';
-import type { SectionSpan } from '../budget/sections';
-import { oneLine } from '../budget/card-cut';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { SectionSpan } from '../budget/sections.ts';
+import { oneLine } from '../budget/card-cut.ts';
 
 // Query-focused excerpts, computed at query time for the hits a search shows. Pure: no I/O.
 

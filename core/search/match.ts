@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { BindingVersionRow } from '../../db/store/bindings';
-import { contentsByVersionId } from '../../db/store/contents';
-import type { SectionSpan } from '../budget/sections';
-import { parseSections, sectionPath } from '../budget/outline';
-import { freshCounts, loadSections } from '../services/counts';
-import { clip, oneLine } from '../budget/card-cut';
-import type { ToolContext } from '../context';
-import type { Piece } from '../tokens/doc';
-import { bestSection, excerptOf, queryTerms } from './excerpt';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
+import { contentsByVersionId } from '../../db/store/contents.ts';
+import type { SectionSpan } from '../budget/sections.ts';
+import { parseSections, sectionPath } from '../budget/outline.ts';
+import { freshCounts, loadSections } from '../services/counts.ts';
+import { clip, oneLine } from '../budget/card-cut.ts';
+import type { ToolContext } from '../context.ts';
+import type { Piece } from '../tokens/doc.ts';
+import { bestSection, excerptOf, queryTerms } from './excerpt.ts';
 
 /** `results[].match` of a search hit (CONTRACT §10). */
 export const matchView = z.object({

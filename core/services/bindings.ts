@@ -1,15 +1,15 @@
-import type { BinderyDb } from '../../db/types';
-import type { BinderyConfig } from '../config';
-import type { TokenCounter } from '../tokens/counter';
-import type { Caller, Provenance } from '../context';
-import { fail } from '../errors';
-import { newId, slugify } from '../ids';
-import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users';
-import { readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings';
-import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes';
-import { findImportedBinding } from '../../db/store/imports';
-import { buildVersionRow, checkContentSize } from './write-version';
-import { freshCounts, renderKey } from './counts';
+import type { BinderyDb } from '../../db/types.ts';
+import type { BinderyConfig } from '../config.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { Caller, Provenance } from '../context.ts';
+import { fail } from '../errors.ts';
+import { newId, slugify } from '../ids.ts';
+import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users.ts';
+import { readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
+import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes.ts';
+import { findImportedBinding } from '../../db/store/imports.ts';
+import { buildVersionRow, checkContentSize } from './write-version.ts';
+import { freshCounts, renderKey } from './counts.ts';
 
 /** What the binding services need; tools, REST and import all pass the same. */
 export interface CoreDeps {

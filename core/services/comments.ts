@@ -1,10 +1,10 @@
-import type { Caller, Provenance } from '../context';
-import { BinderyError, fail } from '../errors';
-import { newFence, newId } from '../ids';
-import type { TokenCounter } from '../tokens/counter';
-import { fenced } from '../budget/render';
-import { canComment, commentsCountedOtherwise, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments';
-import { readBinding, type CoreDeps } from './bindings';
+import type { Caller, Provenance } from '../context.ts';
+import { BinderyError, fail } from '../errors.ts';
+import { newFence, newId } from '../ids.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import { fenced } from '../budget/render.ts';
+import { canComment, commentsCountedOtherwise, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments.ts';
+import { readBinding, type CoreDeps } from './bindings.ts';
 
 /**
  * The comment body as a response shows it: trimmed, between the comment's fence lines (its stored

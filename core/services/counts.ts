@@ -1,9 +1,9 @@
-import type { BinderyConfig } from '../config';
-import type { TokenCounter } from '../tokens/counter';
-import { countBlocks, RENDER_REVISION, renderPreview, type BlockCounts, type VersionFacts } from '../budget/tier';
-import { fitCard } from '../budget/card-fit';
-import { contentsByVersionId, sectionsByVersionId } from '../../db/store/contents';
-import type { BinderyDb } from '../../db/types';
+import type { BinderyConfig } from '../config.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import { countBlocks, RENDER_REVISION, renderPreview, type BlockCounts, type VersionFacts } from '../budget/tier.ts';
+import { fitCard } from '../budget/card-fit.ts';
+import { contentsByVersionId, sectionsByVersionId } from '../../db/store/contents.ts';
+import type { BinderyDb } from '../../db/types.ts';
 
 /** What stored block counts depend on: the render revision, the tokenizer and the public URL. */
 export function renderKey(deps: { config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'> }): string {

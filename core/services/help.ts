@@ -1,9 +1,9 @@
-import type { BinderyDb } from '../../db/types';
-import { allHelpTopics, writeHelpTopics, type HelpTopicRow } from '../../db/store/help';
-import { getSetting, putSetting } from '../../db/store/settings';
-import { bundledHelpTopics, HELP_BUNDLE_HASH } from '../help/bundle';
-import { fail } from '../errors';
-import type { CoreDeps } from './bindings';
+import type { BinderyDb } from '../../db/types.ts';
+import { allHelpTopics, writeHelpTopics, type HelpTopicRow } from '../../db/store/help.ts';
+import { getSetting, putSetting } from '../../db/store/settings.ts';
+import { bundledHelpTopics, HELP_BUNDLE_HASH } from '../help/bundle.ts';
+import { fail } from '../errors.ts';
+import type { CoreDeps } from './bindings.ts';
 
 /** Topic names: lowercase words joined by "-" or "/" (`workflow`, `mcp/tools`). */
 export const HELP_TOPIC_NAME = /^[a-z0-9]+(?:[-/][a-z0-9]+)*$/;

@@ -1,9 +1,9 @@
 import { parse as parseYaml } from 'yaml';
-import type { Caller } from '../context';
-import { BinderyError } from '../errors';
-import { sha256Hex } from '../ids';
-import { findImportedBinding } from '../../db/store/imports';
-import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings';
+import type { Caller } from '../context.ts';
+import { BinderyError } from '../errors.ts';
+import { sha256Hex } from '../ids.ts';
+import { findImportedBinding } from '../../db/store/imports.ts';
+import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings.ts';
 
 export const MAX_NAME = 200;
 export const MAX_SUMMARY = 600;

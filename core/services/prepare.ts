@@ -1,11 +1,11 @@
 import { and, eq, getTableColumns, gt, ne, sql } from 'drizzle-orm';
-import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index';
-import { ensureUser } from '../../db/store/users';
-import { recount, recountHead, renderKey, sameButUrl } from './counts';
-import type { Caller } from '../context';
-import { newId, slugify } from '../ids';
-import type { CoreDeps } from './bindings';
-import { ensureCommentCounts } from './comments';
+import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index.ts';
+import { ensureUser } from '../../db/store/users.ts';
+import { recount, recountHead, renderKey, sameButUrl } from './counts.ts';
+import type { Caller } from '../context.ts';
+import { newId, slugify } from '../ids.ts';
+import type { CoreDeps } from './bindings.ts';
+import { ensureCommentCounts } from './comments.ts';
 
 
 /**

@@ -1,5 +1,5 @@
-import { fail } from '../errors';
-import type { SetItemInput } from '../../db/store/sets';
+import { fail } from '../errors.ts';
+import type { SetItemInput } from '../../db/store/sets.ts';
 
 /** Item edits as `edit_set_items` takes them; positions are 0-based. */
 export interface ItemEdits {

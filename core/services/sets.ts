@@ -1,8 +1,8 @@
-import type { Caller } from '../context';
-import { BinderyError, fail } from '../errors';
-import { newId } from '../ids';
-import { tierCost, type Tier } from '../budget/tier';
-import { readableBindingsCurrent, type BindingVersionRow } from '../../db/store/bindings';
+import type { Caller } from '../context.ts';
+import { BinderyError, fail } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { tierCost, type Tier } from '../budget/tier.ts';
+import { readableBindingsCurrent, type BindingVersionRow } from '../../db/store/bindings.ts';
 import {
   insertSet,
   readableSet,
@@ -12,10 +12,10 @@ import {
   updateSetMeta,
   type SetItemInput,
   type SetWithSpace,
-} from '../../db/store/sets';
-import { resolveWritableSpace, type CoreDeps } from './bindings';
-import { applyItemEdits, type ItemEdits } from './set-edits';
-import { freshCounts } from './counts';
+} from '../../db/store/sets.ts';
+import { resolveWritableSpace, type CoreDeps } from './bindings.ts';
+import { applyItemEdits, type ItemEdits } from './set-edits.ts';
+import { freshCounts } from './counts.ts';
 
 /** A set holds at most this many items: enough for any curated context, small enough to pack in one call. */
 export const MAX_SET_ITEMS = 500;

@@ -1,10 +1,10 @@
-import type { Caller } from '../context';
-import { BinderyError, fail } from '../errors';
-import { newId, newLinkSecret, sha256Hex } from '../ids';
-import { findUserByHandle } from '../../db/store/users';
-import { acceptShareRow, findLiveShare, getShare, putShare, revokeShareRow, setShareLinkHash, type ShareListRow, type ShareTargetType } from '../../db/store/shares';
-import { readBinding, resolveSpace, type CoreDeps } from './bindings';
-import { readSet } from './sets';
+import type { Caller } from '../context.ts';
+import { BinderyError, fail } from '../errors.ts';
+import { newId, newLinkSecret, sha256Hex } from '../ids.ts';
+import { findUserByHandle } from '../../db/store/users.ts';
+import { acceptShareRow, findLiveShare, getShare, putShare, revokeShareRow, setShareLinkHash, type ShareListRow, type ShareTargetType } from '../../db/store/shares.ts';
+import { readBinding, resolveSpace, type CoreDeps } from './bindings.ts';
+import { readSet } from './sets.ts';
 
 export interface ShareTarget {
   type: ShareTargetType;

@@ -1,9 +1,9 @@
-import type { Caller } from '../context';
-import { BinderyError, fail } from '../errors';
-import { newId } from '../ids';
-import { insertSpace } from '../../db/store/spaces';
-import { findSpace, type SpaceRow } from '../../db/store/users';
-import type { CoreDeps } from './bindings';
+import type { Caller } from '../context.ts';
+import { BinderyError, fail } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { insertSpace } from '../../db/store/spaces.ts';
+import { findSpace, type SpaceRow } from '../../db/store/users.ts';
+import type { CoreDeps } from './bindings.ts';
 
 /** Slugs: lowercase letters, digits and single dashes, 2–40 characters, starting and ending alphanumeric. */
 export const SPACE_SLUG = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$/;

@@ -1,8 +1,8 @@
-import type { TokenCounter } from '../tokens/counter';
-import { countBlocks, HEAD_TOKEN_BOUND, takePreview, type BlockCounts } from '../budget/tier';
-import { newFence, newId, sha256Hex } from '../ids';
-import { fail } from '../errors';
-import type { VersionInsert } from '../../db/store/bindings';
+import type { TokenCounter } from '../tokens/counter.ts';
+import { countBlocks, HEAD_TOKEN_BOUND, takePreview, type BlockCounts } from '../budget/tier.ts';
+import { newFence, newId, sha256Hex } from '../ids.ts';
+import { fail } from '../errors.ts';
+import type { VersionInsert } from '../../db/store/bindings.ts';
 
 export interface VersionDraft {
   name: string;

@@ -1,4 +1,4 @@
-import { bpeCount, loadRanks, type Ranks } from './bpe';
+import { bpeCount, loadRanks, type Ranks } from './bpe.ts';
 
 /** Counts tokens exactly for one encoding. `load()` must resolve before the first `count()`. */
 export interface TokenCounter {

@@ -1,4 +1,4 @@
-import type { TokenCounter } from './counter';
+import type { TokenCounter } from './counter.ts';
 
 /**
  * A piece of a response text, with its token count when already known (stored at write time).

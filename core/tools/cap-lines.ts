@@ -1,5 +1,5 @@
-import type { ToolContext } from '../context';
-import type { Piece } from '../tokens/doc';
+import type { ToolContext } from '../context.ts';
+import type { Piece } from '../tokens/doc.ts';
 
 /** Room kept under the response cap for the paging line and the short lines after the items. */
 export const CAP_RESERVE = 300;

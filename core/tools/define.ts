@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { Piece } from '../tokens/doc';
-import type { ToolContext } from '../context';
+import type { Piece } from '../tokens/doc.ts';
+import type { ToolContext } from '../context.ts';
 
 export type ToolCategory = 'binding' | 'version' | 'set' | 'space' | 'share' | 'comment' | 'utility' | 'proxy';
 

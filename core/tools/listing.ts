@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyTool } from './define';
+import type { AnyTool } from './define.ts';
 
 const cache = new WeakMap<AnyTool, Tool>();
 

@@ -1,7 +1,7 @@
-import type { FooterCosts, FooterPlan } from '../budget/footer';
-import type { Tier } from '../budget/tier';
-import type { TokenCounter } from '../tokens/counter';
-import type { Piece } from '../tokens/doc';
+import type { FooterCosts, FooterPlan } from '../budget/footer.ts';
+import type { Tier } from '../budget/tier.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { Piece } from '../tokens/doc.ts';
 
 // The text of the omitted footer (core/budget/footer.ts chooses its form from costs alone).
 export const FOOTER_HEAD = 'Omitted (over budget; fetch them by id later):\n';

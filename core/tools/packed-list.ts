@@ -1,17 +1,17 @@
-import type { BindingVersionRow } from '../../db/store/bindings';
-import { contentsByVersionId } from '../../db/store/contents';
-import { pack, type PackResult } from '../budget/pack';
-import { NO_FOOTER, type FooterCosts } from '../budget/footer';
-import { tierCost, type Tier } from '../budget/tier';
-import type { ToolContext } from '../context';
-import { fail } from '../errors';
-import { line, type Piece } from '../tokens/doc';
-import { paginate } from '../cursor';
-import { bindingAt, type BindingView } from './views';
-import { freshCounts, loadSections } from '../services/counts';
-import { footerPieces, listingFooter, type ListingFooter } from './omitted-footer';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
+import { contentsByVersionId } from '../../db/store/contents.ts';
+import { pack, type PackResult } from '../budget/pack.ts';
+import { NO_FOOTER, type FooterCosts } from '../budget/footer.ts';
+import { tierCost, type Tier } from '../budget/tier.ts';
+import type { ToolContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import { line, type Piece } from '../tokens/doc.ts';
+import { paginate } from '../cursor.ts';
+import { bindingAt, type BindingView } from './views.ts';
+import { freshCounts, loadSections } from '../services/counts.ts';
+import { footerPieces, listingFooter, type ListingFooter } from './omitted-footer.ts';
 
-export { FOOTER_HEAD, MAX_FOOTER_LINES, countLine, moreLine, omitLine } from './omitted-footer';
+export { FOOTER_HEAD, MAX_FOOTER_LINES, countLine, moreLine, omitLine } from './omitted-footer.ts';
 
 export interface PackedItem {
   id: string;

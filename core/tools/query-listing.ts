@@ -1,14 +1,14 @@
-import type { BindingVersionRow } from '../../db/store/bindings';
-import { contentsByVersionId } from '../../db/store/contents';
-import { renderSection, sectionPath } from '../budget/outline';
-import { scoreTexts } from '../budget/relevance';
-import { loadedSections, tierObject } from '../budget/tier';
-import type { ToolContext } from '../context';
-import { fail } from '../errors';
-import { freshCounts, loadSections } from '../services/counts';
-import { line, type Piece } from '../tokens/doc';
-import type { BudgetReport, OmittedItem, PackedItem } from './packed-list';
-import { facts, type BindingView } from './views';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
+import { contentsByVersionId } from '../../db/store/contents.ts';
+import { renderSection, sectionPath } from '../budget/outline.ts';
+import { scoreTexts } from '../budget/relevance.ts';
+import { loadedSections, tierObject } from '../budget/tier.ts';
+import type { ToolContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import { freshCounts, loadSections } from '../services/counts.ts';
+import { line, type Piece } from '../tokens/doc.ts';
+import type { BudgetReport, OmittedItem, PackedItem } from './packed-list.ts';
+import { facts, type BindingView } from './views.ts';
 
 /** Without a budget the answer fills the response cap less this (as unbudgeted lists do). */
 const UNBUDGETED_RESERVE = 300;

@@ -1,39 +1,39 @@
-import type { ToolRegistry } from '../context';
-import type { AnyTool } from './define';
-import { createBindingTool } from './binding/create_binding';
-import { getBindingTool } from './binding/get_binding';
-import { getBindingsTool } from './binding/get_bindings';
-import { updateBindingTool } from './binding/update_binding';
-import { deleteBindingTool } from './binding/delete_binding';
-import { listBindingsTool } from './binding/list_bindings';
-import { searchBindingsTool } from './binding/search_bindings';
-import { listVersionsTool } from './version/list_versions';
-import { getVersionTool } from './version/get_version';
+import type { ToolRegistry } from '../context.ts';
+import type { AnyTool } from './define.ts';
+import { createBindingTool } from './binding/create_binding.ts';
+import { getBindingTool } from './binding/get_binding.ts';
+import { getBindingsTool } from './binding/get_bindings.ts';
+import { updateBindingTool } from './binding/update_binding.ts';
+import { deleteBindingTool } from './binding/delete_binding.ts';
+import { listBindingsTool } from './binding/list_bindings.ts';
+import { searchBindingsTool } from './binding/search_bindings.ts';
+import { listVersionsTool } from './version/list_versions.ts';
+import { getVersionTool } from './version/get_version.ts';
 // -- issue 3 imports (sets, spaces, shares, comments, help, whoami) --
-import { createSetTool } from './set/create_set';
-import { getSetTool } from './set/get_set';
-import { listSetsTool } from './set/list_sets';
-import { updateSetTool } from './set/update_set';
-import { deleteSetTool } from './set/delete_set';
-import { editSetItemsTool } from './set/edit_set_items';
-import { getSetContextTool } from './set/get_set_context';
-import { listSpacesTool } from './space/list_spaces';
-import { createSpaceTool } from './space/create_space';
-import { createShareTool } from './share/create_share';
-import { listSharesTool } from './share/list_shares';
-import { revokeShareTool } from './share/revoke_share';
-import { addCommentTool } from './comment/add_comment';
-import { listCommentsTool } from './comment/list_comments';
-import { deleteCommentTool } from './comment/delete_comment';
-import { helpTool } from './utility/help';
-import { whoamiTool } from './utility/whoami';
+import { createSetTool } from './set/create_set.ts';
+import { getSetTool } from './set/get_set.ts';
+import { listSetsTool } from './set/list_sets.ts';
+import { updateSetTool } from './set/update_set.ts';
+import { deleteSetTool } from './set/delete_set.ts';
+import { editSetItemsTool } from './set/edit_set_items.ts';
+import { getSetContextTool } from './set/get_set_context.ts';
+import { listSpacesTool } from './space/list_spaces.ts';
+import { createSpaceTool } from './space/create_space.ts';
+import { createShareTool } from './share/create_share.ts';
+import { listSharesTool } from './share/list_shares.ts';
+import { revokeShareTool } from './share/revoke_share.ts';
+import { addCommentTool } from './comment/add_comment.ts';
+import { listCommentsTool } from './comment/list_comments.ts';
+import { deleteCommentTool } from './comment/delete_comment.ts';
+import { helpTool } from './utility/help.ts';
+import { whoamiTool } from './utility/whoami.ts';
 // -- end issue 3 imports --
 // -- issue 4 imports (search_tools, list_available_tools, get_active_toolset, proxy tools) --
-import { searchToolsTool } from './utility/search_tools';
-import { listAvailableToolsTool } from './utility/list_available_tools';
-import { getActiveToolsetTool } from './utility/get_active_toolset';
-import { listToolCategoriesTool } from './proxy/list_tool_categories';
-import { invokeToolTool } from './proxy/invoke_tool';
+import { searchToolsTool } from './utility/search_tools.ts';
+import { listAvailableToolsTool } from './utility/list_available_tools.ts';
+import { getActiveToolsetTool } from './utility/get_active_toolset.ts';
+import { listToolCategoriesTool } from './proxy/list_tool_categories.ts';
+import { invokeToolTool } from './proxy/invoke_tool.ts';
 // -- end issue 4 imports --
 
 /** Every tool, in the order `tools/list` shows them (CONTRACT §4). */

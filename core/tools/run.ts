@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BinderyError, fail, toErrorResult } from '../errors';
-import { joinPieces, type Piece } from '../tokens/doc';
-import type { ToolContext } from '../context';
-import type { AnyTool, ToolOutput } from './define';
-import { formatIssues } from './format-issues';
+import { BinderyError, fail, toErrorResult } from '../errors.ts';
+import { joinPieces, type Piece } from '../tokens/doc.ts';
+import type { ToolContext } from '../context.ts';
+import type { AnyTool, ToolOutput } from './define.ts';
+import { formatIssues } from './format-issues.ts';
 
 export interface ToolRunObserver {
   (tool: string, figures: { tokens: number; dataTokens: number; isError: boolean; ms: number }): void;

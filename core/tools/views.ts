@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { BindingVersionRow } from '../../db/store/bindings';
-import { bindingUrls, tierObject, tierPieces, type Tier } from '../budget/tier';
-import type { ToolContext } from '../context';
-import { line, type Piece } from '../tokens/doc';
-import type { ContextMeta } from './define';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
+import { bindingUrls, tierObject, tierPieces, type Tier } from '../budget/tier.ts';
+import type { ToolContext } from '../context.ts';
+import { line, type Piece } from '../tokens/doc.ts';
+import type { ContextMeta } from './define.ts';
 
 /** JSON shape of one section as a read shows it. */
 export const sectionView = z.object({

@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, uniqueIndex, index } from 'drizzle-orm/sqlite-core';
-import { spacesTable } from './spaces';
-import { usersTable } from './users';
+import { spacesTable } from './spaces.ts';
+import { usersTable } from './users.ts';
 
 /** A document; its content lives in versions, `currentVersion` points at the latest. */
 export const bindingsTable = sqliteTable(

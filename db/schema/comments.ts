@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
-import { usersTable } from './users';
-import { bindingsTable } from './bindings';
+import { usersTable } from './users.ts';
+import { bindingsTable } from './bindings.ts';
 
 /** A note on a binding (optionally on one version), with provenance. */
 export const commentsTable = sqliteTable(

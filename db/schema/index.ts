@@ -1,11 +1,11 @@
-import { usersTable, apiKeysTable } from './users';
-import { spacesTable } from './spaces';
-import { bindingsTable } from './bindings';
-import { versionsTable } from './versions';
-import { setsTable, setItemsTable } from './sets';
-import { sharesTable } from './shares';
-import { commentsTable } from './comments';
-import { helpTopicsTable, settingsTable } from './meta';
+import { usersTable, apiKeysTable } from './users.ts';
+import { spacesTable } from './spaces.ts';
+import { bindingsTable } from './bindings.ts';
+import { versionsTable } from './versions.ts';
+import { setsTable, setItemsTable } from './sets.ts';
+import { sharesTable } from './shares.ts';
+import { commentsTable } from './comments.ts';
+import { helpTopicsTable, settingsTable } from './meta.ts';
 
 export {
   usersTable, apiKeysTable, spacesTable, bindingsTable, versionsTable, setsTable, setItemsTable,

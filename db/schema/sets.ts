@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, uniqueIndex, index } from 'drizzle-orm/sqlite-core';
-import { spacesTable } from './spaces';
-import { usersTable } from './users';
-import { bindingsTable } from './bindings';
+import { spacesTable } from './spaces.ts';
+import { usersTable } from './users.ts';
+import { bindingsTable } from './bindings.ts';
 
 /** A curated, ordered list of bindings. */
 export const setsTable = sqliteTable(

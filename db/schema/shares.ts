@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
-import { usersTable } from './users';
+import { usersTable } from './users.ts';
 
 /**
  * Access to a binding, set or space for one user (`granteeId`) or anyone with the link (`public`).

@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, uniqueIndex, index } from 'drizzle-orm/sqlite-core';
-import { usersTable } from './users';
+import { usersTable } from './users.ts';
 
 /** A namespace of bindings and sets, addressed by slug (`@alice`). */
 export const spacesTable = sqliteTable(

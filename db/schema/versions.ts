@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { bindingsTable } from './bindings';
-import { usersTable } from './users';
+import { bindingsTable } from './bindings.ts';
+import { usersTable } from './users.ts';
 
 /**
  * One immutable version of a binding. Token counts are exact for the configured tokenizer and

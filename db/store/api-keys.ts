@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { apiKeysTable, usersTable } from '../schema/index';
-import type { BinderyDb } from '../types';
+import { apiKeysTable, usersTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
 
 export type ApiKeyRow = typeof apiKeysTable.$inferSelect;
 

@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { bindingColumns, isUniqueViolation, versionMetaColumns, type BindingInsert, type BindingVersionRow, type VersionInsert } from './bindings';
-import { ftsDelete, ftsInsert } from './fts';
-import { insertWhere, rowsAffected } from './guarded';
+import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { bindingColumns, isUniqueViolation, versionMetaColumns, type BindingInsert, type BindingVersionRow, type VersionInsert } from './bindings.ts';
+import { ftsDelete, ftsInsert } from './fts.ts';
+import { insertWhere, rowsAffected } from './guarded.ts';
 
 // Binding writes. Each is one batch (one transaction on libSQL and D1) whose statements carry their
 // own guards, so a write either happens whole, after its checks held, or not at all; the result says

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { canReadBindingSql, type LinkScope } from './access';
+import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { canReadBindingSql, type LinkScope } from './access.ts';
 
 export type VersionInsert = typeof versionsTable.$inferInsert;
 export type BindingInsert = typeof bindingsTable.$inferInsert;

@@ -1,8 +1,8 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { commentsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { canCommentBindingSql } from './access';
-import { insertWhere, rowsAffected } from './guarded';
+import { commentsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { canCommentBindingSql } from './access.ts';
+import { insertWhere, rowsAffected } from './guarded.ts';
 
 export type CommentRow = typeof commentsTable.$inferSelect;
 export interface CommentListRow extends CommentRow {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { BinderyDb } from '../types';
+import type { BinderyDb } from '../types.ts';
 
 /** Ids per statement: D1 binds at most 100 parameters. */
 const CHUNK = 90;

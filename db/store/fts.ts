@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { BinderyDb } from '../types';
-import { headingsOf } from './fts-headings';
+import type { BinderyDb } from '../types.ts';
+import { headingsOf } from './fts-headings.ts';
 
 // The full-text index (`bindings_fts`, FTS5) holds the current version of each live binding. It is
 // contentless (content=''): the text lives once, in `versions`; the index keeps only its postings.

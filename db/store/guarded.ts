@@ -1,6 +1,6 @@
 import { getTableColumns, SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { BinderyDb } from '../types';
+import type { BinderyDb } from '../types.ts';
 
 // Guarded writes: a check that decides whether a row may be written is made by the statement that
 // writes it, inside the write's batch, so no other writer can change the answer in between.

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { helpTopicsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
+import { helpTopicsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
 
 export type HelpTopicRow = typeof helpTopicsTable.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { bindingsTable, versionsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
+import { bindingsTable, versionsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
 
 /** What a re-import needs to know about the binding an earlier import made from a file. */
 export interface ImportedBinding {

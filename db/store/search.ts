@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access';
-import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings';
+import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access.ts';
+import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
 
 export interface ScopeOptions {
   userId: string;

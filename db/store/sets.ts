@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { setItemsTable, setsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { canReadBindingSql, type LinkScope } from './access';
-import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings';
+import { setItemsTable, setsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { canReadBindingSql, type LinkScope } from './access.ts';
+import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
 
 export type SetRow = typeof setsTable.$inferSelect;
 export interface SetWithSpace extends SetRow {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { settingsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
+import { settingsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
 
 /** Reads a setting, or undefined. */
 export async function getSetting(db: BinderyDb, key: string): Promise<string | undefined> {

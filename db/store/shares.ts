@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { sharesTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { insertWhere, rowsAffected } from './guarded';
+import { sharesTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { insertWhere, rowsAffected } from './guarded.ts';
 
 export type ShareRow = typeof sharesTable.$inferSelect;
 export type ShareTargetType = ShareRow['targetType'];

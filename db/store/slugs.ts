@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { bindingsTable, spacesTable, versionsTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { canReadBindingSql, type LinkScope } from './access';
-import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings';
+import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { canReadBindingSql, type LinkScope } from './access.ts';
+import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
 
 /**
  * The current version (without content) of the live binding at `@space/slug`, if the user may read

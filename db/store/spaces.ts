@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { spacesTable } from '../schema/index';
-import type { BinderyDb } from '../types';
-import { rowsAffected } from './guarded';
-import type { SpaceRow } from './users';
+import { spacesTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+import { rowsAffected } from './guarded.ts';
+import type { SpaceRow } from './users.ts';
 
 /**
  * Inserts a space; false, having written nothing, when the slug is taken: the unique index decides,

@@ -1,6 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { usersTable, spacesTable } from '../schema/index';
-import type { BinderyDb } from '../types';
+import { usersTable, spacesTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
 
 export type UserRow = typeof usersTable.$inferSelect;
 export type SpaceRow = typeof spacesTable.$inferSelect;

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { call, contextOf, err, ok, textOf } from '../helpers';
-import { REPO, startStdioServer, type StdioServer } from '../stdio-client';
+import { call, contextOf, err, ok, textOf } from '../helpers.ts';
+import { REPO, startStdioServer, type StdioServer } from '../stdio-client.ts';
 
 const reference = new Tiktoken(o200k);
 const tokensOf = (text: string) => reference.encode(text, [], []).length;

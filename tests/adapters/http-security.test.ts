@@ -9,16 +9,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { startHttp, type RunningHttp } from '../../adapters/bun-http';
-import { createHttpApp } from '../../core/http/app';
-import { parseConfig } from '../../core/index';
-import { createBinding } from '../../core/services/bindings';
-import { ensureCaller } from '../../core/services/prepare';
-import { newLinkSecret, sha256Hex } from '../../core/ids';
-import { createDatabase, migrate, type Database } from '../../db/index';
-import { setItemsTable, setsTable, sharesTable, spacesTable } from '../../db/schema/index';
-import { err, ok, testCounter } from '../helpers';
-import { freePort, httpClient, seedWorld, ROOT, type Seed } from './targets';
+import { startHttp, type RunningHttp } from '../../adapters/bun-http.ts';
+import { createHttpApp } from '../../core/http/app.ts';
+import { parseConfig } from '../../core/index.ts';
+import { createBinding } from '../../core/services/bindings.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { newLinkSecret, sha256Hex } from '../../core/ids.ts';
+import { createDatabase, migrate, type Database } from '../../db/index.ts';
+import { setItemsTable, setsTable, sharesTable, spacesTable } from '../../db/schema/index.ts';
+import { err, ok, testCounter } from '../helpers.ts';
+import { freePort, httpClient, seedWorld, ROOT, type Seed } from './targets.ts';
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const EVIL_MD = [

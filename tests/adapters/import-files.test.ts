@@ -6,11 +6,11 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { importFolder } from '../../adapters/cli/import';
-import type { ReadHooks } from '../../adapters/cli/import-files';
-import type { ImportOutcome } from '../../core/services/import';
-import { ensureCaller } from '../../core/services/prepare';
-import { createTestWorld, type TestWorld } from '../helpers';
+import { importFolder } from '../../adapters/cli/import.ts';
+import type { ReadHooks } from '../../adapters/cli/import-files.ts';
+import type { ImportOutcome } from '../../core/services/import.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { createTestWorld, type TestWorld } from '../helpers.ts';
 
 const SECRET = '-----BEGIN OPENSSH PRIVATE KEY----- hunter2secret';
 

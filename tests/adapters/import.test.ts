@@ -6,15 +6,15 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, read
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { createDatabase } from '../../db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig } from '../../core/index';
-import { countVersions, ensureCaller } from '../../core/services/prepare';
-import { cutAtWord, decodeUtf8, parseMarkdownDoc, type ImportOutcome } from '../../core/services/import';
-import { importFolder } from '../../adapters/cli/import';
+import { createDatabase } from '../../db/index.ts';
+import { createBinderyServer, createTiktokenCounter, parseConfig } from '../../core/index.ts';
+import { countVersions, ensureCaller } from '../../core/services/prepare.ts';
+import { cutAtWord, decodeUtf8, parseMarkdownDoc, type ImportOutcome } from '../../core/services/import.ts';
+import { importFolder } from '../../adapters/cli/import.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createTestWorld, ok, type TestWorld } from '../helpers';
-import { REPO } from '../stdio-client';
+import { createTestWorld, ok, type TestWorld } from '../helpers.ts';
+import { REPO } from '../stdio-client.ts';
 
 /** Copies up to `n` distinct README.md files from node_modules into `dir` as <package>.md. */
 function copyReadmes(dir: string, n: number): string[] {

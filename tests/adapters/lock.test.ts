@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createRegistry, DEFAULT_CONFIG, type AnyTool } from '../../core/index';
-import { buildLock, diffLock, formatLockCheck, parseLock, serializeLock, type LockChange } from '../../core/footprint/lock';
-import { testCounter } from '../helpers';
-import type { TokenCounter } from '../../core/tokens/counter';
+import { createRegistry, DEFAULT_CONFIG, type AnyTool } from '../../core/index.ts';
+import { buildLock, diffLock, formatLockCheck, parseLock, serializeLock, type LockChange } from '../../core/footprint/lock.ts';
+import { testCounter } from '../helpers.ts';
+import type { TokenCounter } from '../../core/tokens/counter.ts';
 
 const root = join(import.meta.dir, '..', '..');
 const tools = createRegistry().all;

@@ -8,8 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { createRegistry, DEFAULT_CONFIG } from '../../core/index';
-import type { MeasureReport } from '../../core/footprint/measure';
+import { createRegistry, DEFAULT_CONFIG } from '../../core/index.ts';
+import type { MeasureReport } from '../../core/footprint/measure.ts';
 
 const root = join(import.meta.dir, '..', '..');
 const memoryBin = join(root, 'node_modules', '.bin', 'mcp-server-memory');

@@ -6,10 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createBinderyServer, createRegistry, DEFAULT_CONFIG } from '../../core/index';
-import { ensureCaller } from '../../core/services/prepare';
-import { PROXY_LISTED } from '../../core/modes/session';
-import { call, contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers';
+import { createBinderyServer, createRegistry, DEFAULT_CONFIG } from '../../core/index.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { PROXY_LISTED } from '../../core/modes/session.ts';
+import { call, contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers.ts';
 
 const root = join(import.meta.dir, '..', '..');
 const registry = createRegistry();

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'drizzle-orm';
-import { createHttpApp, type HttpApp } from '../../core/http/app';
-import { createApiKey } from '../../core/http/auth';
-import { newLinkSecret, sha256Hex } from '../../core/ids';
-import { createTestWorld, err, ok, textOf, type TestWorld } from '../helpers';
+import { createHttpApp, type HttpApp } from '../../core/http/app.ts';
+import { createApiKey } from '../../core/http/auth.ts';
+import { newLinkSecret, sha256Hex } from '../../core/ids.ts';
+import { createTestWorld, err, ok, textOf, type TestWorld } from '../helpers.ts';
 
 const BASE = 'http://localhost:8787';
 const LINK_RE = /^http:\/\/localhost:8787\/@[a-z0-9-]+(\/[a-z0-9-]+)?\?share=([A-Za-z0-9_-]{32})$/;

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { buildRetrievalTasks, normalize, queryFor, retrievalCorpus } from '../../bench/retrieval-tasks';
+import { buildRetrievalTasks, normalize, queryFor, retrievalCorpus } from '../../bench/retrieval-tasks.ts';
 
 const enc = new Tiktoken(o200k);
 /** Tokenizing the corpus takes seconds on a shared 2-core machine. */

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ALL_TOOLS } from '../../core/tools/registry';
-import { call, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers';
+import { ALL_TOOLS } from '../../core/tools/registry.ts';
+import { call, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers.ts';
 
 const SECRET = { name: 'Zanzibar merger plan', summary: 'QUOKKA-SUMMARY-MARKER of the deal.', content: '# Plan\n\nOCELOT-CONTENT-MARKER details.\n', keyPoints: ['NARWHAL-KEYPOINT'] };
 const MARKERS = ['Zanzibar', 'QUOKKA', 'OCELOT', 'NARWHAL', 'PANGOLIN-SET', 'AXOLOTL-COMMENT'];

@@ -8,17 +8,17 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { createDatabase, migrate } from '../../db/index';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type BinderyConfig, type ToolMode } from '../../core/index';
-import { ensureCaller } from '../../core/services/prepare';
-import { importDocument } from '../../core/services/import';
-import { setHelpTopic } from '../../core/services/help';
-import { isSafeSeam } from '../../core/tokens/doc';
-import { splitPages } from '../../core/budget/page';
-import { renderContent } from '../../core/budget/tier';
-import { newFence } from '../../core/ids';
-import type { TokenCounter } from '../../core/tokens/counter';
-import { contextOf, testCounter, textOf } from '../helpers';
+import { createDatabase, migrate } from '../../db/index.ts';
+import { createBinderyServer, createTiktokenCounter, parseConfig, type BinderyConfig, type ToolMode } from '../../core/index.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { importDocument } from '../../core/services/import.ts';
+import { setHelpTopic } from '../../core/services/help.ts';
+import { isSafeSeam } from '../../core/tokens/doc.ts';
+import { splitPages } from '../../core/budget/page.ts';
+import { renderContent } from '../../core/budget/tier.ts';
+import { newFence } from '../../core/ids.ts';
+import type { TokenCounter } from '../../core/tokens/counter.ts';
+import { contextOf, testCounter, textOf } from '../helpers.ts';
 
 // The independent recount: gpt-tokenizer (not js-tiktoken, whose merge is quadratic on long chunks, and
 // not our counter), with special-token text counted as plain text, as the contract says.

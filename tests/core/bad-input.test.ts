@@ -3,9 +3,9 @@
 // 10 MB JSON argument.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { countVersions } from '../../core/services/prepare';
-import { call, contextOf, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers';
-import { startStdioServer, type StdioServer } from '../stdio-client';
+import { countVersions } from '../../core/services/prepare.ts';
+import { call, contextOf, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers.ts';
+import { startStdioServer, type StdioServer } from '../stdio-client.ts';
 
 const MAX_BYTES = 4000;
 const LONE_HIGH = 'bad \uD800 text';

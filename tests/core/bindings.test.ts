@@ -7,8 +7,8 @@ import { sql } from 'drizzle-orm';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers';
-import { HEAD_TOKEN_BOUND } from '../../core/budget/tier';
+import { call, contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers.ts';
+import { HEAD_TOKEN_BOUND } from '../../core/budget/tier.ts';
 
 const reference = new Tiktoken(o200k);
 const tokensOf = (text: string) => reference.encode(text, [], []).length;
@@ -295,7 +295,7 @@ describe('search index stays in step with writes', () => {
   });
 
   test('the search index is rebuilt once from the live current versions by rebuildSearchIndex (fts_v2 upgrade)', async () => {
-    const { rebuildSearchIndex } = await import('../../db/store/fts');
+    const { rebuildSearchIndex } = await import('../../db/store/fts.ts');
     // Simulate the state right after the fts_v2 migration: an empty index, the setting not yet written.
     await world.db.run(sql`DELETE FROM bindings_fts`);
     await world.db.run(sql`DELETE FROM settings WHERE key = 'fts_v2_built'`);

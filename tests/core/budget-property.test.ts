@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { pack, type FooterCosts, type PackInput } from '../../core/budget/pack';
-import { FALLBACK_ORDER, type Tier } from '../../core/budget/tier';
-import { createBinding } from '../../core/services/bindings';
-import { ensureCaller } from '../../core/services/prepare';
-import { call, contextOf, createTestWorld, textOf, type TestWorld } from '../helpers';
-import { count, countLine, footerForms } from './footer-oracle';
+import { pack, type FooterCosts, type PackInput } from '../../core/budget/pack.ts';
+import { FALLBACK_ORDER, type Tier } from '../../core/budget/tier.ts';
+import { createBinding } from '../../core/services/bindings.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { call, contextOf, createTestWorld, textOf, type TestWorld } from '../helpers.ts';
+import { count, countLine, footerForms } from './footer-oracle.ts';
 
 type Chosen = (Tier | null)[];
 

@@ -2,7 +2,7 @@
 // by the budget property suites: the footer strings, and a js-tiktoken count.
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import type { Tier } from '../../core/budget/tier';
+import type { Tier } from '../../core/budget/tier.ts';
 
 const enc = new Tiktoken(o200k);
 /** An independent o200k count. */

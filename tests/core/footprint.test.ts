@@ -6,14 +6,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { createBinderyServer, createRegistry, defineTool, type ToolMode } from '../../core/index';
-import { ensureCaller } from '../../core/services/prepare';
-import { classifyRisk, staticProfile, summarizeProfiles } from '../../core/footprint/profile';
-import { quantile, RuntimeProfiler } from '../../core/footprint/runtime';
-import { definitionCost } from '../../core/footprint/definition';
-import { scoreTools } from '../../core/footprint/search';
-import { line } from '../../core/tokens/doc';
-import { createTestWorld, ok, sampleBinding, type TestWorld } from '../helpers';
+import { createBinderyServer, createRegistry, defineTool, type ToolMode } from '../../core/index.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { classifyRisk, staticProfile, summarizeProfiles } from '../../core/footprint/profile.ts';
+import { quantile, RuntimeProfiler } from '../../core/footprint/runtime.ts';
+import { definitionCost } from '../../core/footprint/definition.ts';
+import { scoreTools } from '../../core/footprint/search.ts';
+import { line } from '../../core/tokens/doc.ts';
+import { createTestWorld, ok, sampleBinding, type TestWorld } from '../helpers.ts';
 
 const registry = createRegistry();
 /** Token count by a second, independent o200k implementation (gpt-tokenizer, not js-tiktoken). */

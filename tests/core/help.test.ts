@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { bundledHelpTopics } from '../../core/help/bundle';
-import { ensureHelpTopics, helpBody, setHelpTopic } from '../../core/services/help';
-import { getHelpTopic } from '../../db/store/help';
-import { contextOf, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers';
+import { bundledHelpTopics } from '../../core/help/bundle.ts';
+import { ensureHelpTopics, helpBody, setHelpTopic } from '../../core/services/help.ts';
+import { getHelpTopic } from '../../db/store/help.ts';
+import { contextOf, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers.ts';
 
 const root = join(import.meta.dir, '..', '..');
 

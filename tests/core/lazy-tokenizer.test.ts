@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type TokenCounter } from '../../core/index';
-import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare';
-import { createDatabase, migrate } from '../../db/index';
-import { createBinding } from '../../core/services/bindings';
-import { call, testCounter } from '../helpers';
+import { createBinderyServer, createTiktokenCounter, parseConfig, type TokenCounter } from '../../core/index.ts';
+import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare.ts';
+import { createDatabase, migrate } from '../../db/index.ts';
+import { createBinding } from '../../core/services/bindings.ts';
+import { call, testCounter } from '../helpers.ts';
 
 /** A counter that records whether anything made it load the encoder. */
 function spyCounter(): TokenCounter & { loads: number } {

@@ -2,10 +2,10 @@
 // query's words, one line in the text and `match` in structuredContent, counted exactly.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers';
-import { EXCERPT_TOKENS, excerptOf, queryTerms, stem, termHits } from '../../core/search/excerpt';
+import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
+import { EXCERPT_TOKENS, excerptOf, queryTerms, stem, termHits } from '../../core/search/excerpt.ts';
 import fc from 'fast-check';
-import { splitSections } from '../../core/budget/sections';
+import { splitSections } from '../../core/budget/sections.ts';
 
 let world: TestWorld;
 let client: Client;

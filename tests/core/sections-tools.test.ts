@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { createTestWorld, err, ok, textOf, contextOf, type TestWorld } from '../helpers';
-import { OUTLINE_TOKEN_BOUND } from '../../core/budget/outline';
+import { createTestWorld, err, ok, textOf, contextOf, type TestWorld } from '../helpers.ts';
+import { OUTLINE_TOKEN_BOUND } from '../../core/budget/outline.ts';
 
 const worlds: TestWorld[] = [];
 afterAll(() => worlds.forEach((w) => w.close()));
@@ -174,9 +174,9 @@ describe('another tokenizer on the same database', () => {
       const { binding } = await ok(ca, 'create_binding', { name: 'Shared', summary: 'Shared doc.', content: parts(40).replaceAll('word2', 'word2 日本語のテキストとémojis 🦓 ünïcödé') });
       const o200 = (await ok(ca, 'get_binding', { id: binding.id, section: 'part-3' })).binding.section.tokens;
       // A second process: its own handle on the file, cl100k config and a real cl100k counter.
-      const { createDatabase } = await import('../../db/index');
-      const { createBinderyServer, createTiktokenCounter, parseConfig } = await import('../../core/index');
-      const { ensureCaller } = await import('../../core/services/prepare');
+      const { createDatabase } = await import('../../db/index.ts');
+      const { createBinderyServer, createTiktokenCounter, parseConfig } = await import('../../core/index.ts');
+      const { ensureCaller } = await import('../../core/services/prepare.ts');
       const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
       const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
       const config = parseConfig({ BINDERY_DB_URL: url, BINDERY_TOOL_MODE: 'eager', BINDERY_TOKENIZER: 'cl100k_base' });

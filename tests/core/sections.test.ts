@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { splitSections } from '../../core/budget/sections';
+import { splitSections } from '../../core/budget/sections.ts';
 
 const ids = (md: string) => splitSections(md).map((s) => s.id);
 

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { commentBodyBlock, ensureCommentCounts } from '../../core/services/comments';
-import { contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers';
+import { commentBodyBlock, ensureCommentCounts } from '../../core/services/comments.ts';
+import { contextOf, createTestWorld, err, ok, sampleBinding, textOf, type TestWorld } from '../helpers.ts';
 
 let world: TestWorld;
 let alice: Client;

@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { createTiktokenCounter, type TokenizerName } from '../../core/tokens/counter';
-import { isSafeSeam, joinPieces, line, type Piece } from '../../core/tokens/doc';
+import { createTiktokenCounter, type TokenizerName } from '../../core/tokens/counter.ts';
+import { isSafeSeam, joinPieces, line, type Piece } from '../../core/tokens/doc.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 

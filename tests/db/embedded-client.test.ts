@@ -3,9 +3,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
-import { createDatabase } from '../../db/index';
-import { EmbeddedClient } from '../../db/embedded-client';
-import { embeddedPath } from '../../db/client';
+import { createDatabase } from '../../db/index.ts';
+import { EmbeddedClient } from '../../db/embedded-client.ts';
+import { embeddedPath } from '../../db/client.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-embedded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

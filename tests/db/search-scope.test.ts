@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { defaultScopeSql } from '../../db/store/access';
-import { ftsQuery, searchBindingRows } from '../../db/store/search';
-import { createTestWorld, ok, type TestWorld } from '../helpers';
+import { defaultScopeSql } from '../../db/store/access.ts';
+import { ftsQuery, searchBindingRows } from '../../db/store/search.ts';
+import { createTestWorld, ok, type TestWorld } from '../helpers.ts';
 
 const WORD = 'okapi';
 let world: TestWorld;

@@ -2,15 +2,15 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { versionsTable } from '../../db/schema/index';
-import { createDatabase, migrate, migrationsCurrent } from '../../db/index';
-import { migrations } from '../../db/migrations/bundle';
-import { appendVersion, softDeleteBinding } from '../../db/store/binding-writes';
-import { ftsQuery, searchBindingRows } from '../../db/store/search';
-import { createBinding } from '../../core/services/bindings';
-import { ensureCaller } from '../../core/services/prepare';
-import { parseConfig } from '../../core/index';
-import { testCounter } from '../helpers';
+import { versionsTable } from '../../db/schema/index.ts';
+import { createDatabase, migrate, migrationsCurrent } from '../../db/index.ts';
+import { migrations } from '../../db/migrations/bundle.ts';
+import { appendVersion, softDeleteBinding } from '../../db/store/binding-writes.ts';
+import { ftsQuery, searchBindingRows } from '../../db/store/search.ts';
+import { createBinding } from '../../core/services/bindings.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { parseConfig } from '../../core/index.ts';
+import { testCounter } from '../helpers.ts';
 
 const DIR = join(import.meta.dir, '..', '..', 'db', 'migrations');
 

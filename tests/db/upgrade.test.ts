@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { sql } from 'drizzle-orm';
-import { createDatabase, migrate, migrationsCurrent } from '../../db/index';
-import { createBinderyServer, parseConfig } from '../../core/index';
-import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare';
-import { ensureCommentCounts } from '../../core/services/comments';
-import { ensureHelpTopics } from '../../core/services/help';
-import { renderKey } from '../../core/services/counts';
-import { ok, testCounter } from '../helpers';
+import { createDatabase, migrate, migrationsCurrent } from '../../db/index.ts';
+import { createBinderyServer, parseConfig } from '../../core/index.ts';
+import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare.ts';
+import { ensureCommentCounts } from '../../core/services/comments.ts';
+import { ensureHelpTopics } from '../../core/services/help.ts';
+import { renderKey } from '../../core/services/counts.ts';
+import { ok, testCounter } from '../helpers.ts';
 
 // One fixture per release that changed the schema, written by that release (scripts/make-fixture-db.ts).
 const fixtures = readdirSync(join(import.meta.dir, '../fixtures/db')).filter((f) => f.endsWith('.db'));

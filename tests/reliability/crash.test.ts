@@ -4,8 +4,8 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase } from '../../db/index';
-import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from './procs';
+import { createDatabase } from '../../db/index.ts';
+import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from './procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,11 +9,11 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { countBlocks, HEAD_TOKEN_BOUND, renderHead, renderPreview, takePreview, type VersionFacts } from '../../core/budget/tier';
-import { oneLine } from '../../core/budget/card-cut';
-import { createTiktokenCounter } from '../../core/tokens/counter';
+import { countBlocks, HEAD_TOKEN_BOUND, renderHead, renderPreview, takePreview, type VersionFacts } from '../../core/budget/tier.ts';
+import { oneLine } from '../../core/budget/card-cut.ts';
+import { createTiktokenCounter } from '../../core/tokens/counter.ts';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { contextOf, createTestWorld, textOf, type TestWorld } from '../helpers';
+import { contextOf, createTestWorld, textOf, type TestWorld } from '../helpers.ts';
 
 /**
  * The helpers' `call` with its independent recount done by gpt-tokenizer: js-tiktoken's merge is

@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { newFence } from '../../core/ids';
-import { call, createTestWorld, ok, textOf, type TestWorld } from '../helpers';
+import { newFence } from '../../core/ids.ts';
+import { call, createTestWorld, ok, textOf, type TestWorld } from '../helpers.ts';
 
 interface Region {
   fence: string;

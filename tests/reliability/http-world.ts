@@ -1,14 +1,14 @@
 // An in-process HTTP app (the same core/http code the Bun and edge adapters mount) on a migrated
 // in-memory database with alice and bob, for the resource-limit suites.
-import { parseConfig } from '../../core/index';
-import { createHttpApp, type HttpApp } from '../../core/http/app';
-import { createApiKey } from '../../core/http/auth';
-import { ensureCaller } from '../../core/services/prepare';
-import type { CoreDeps } from '../../core/services/bindings';
-import type { Caller } from '../../core/context';
-import { createDatabase, migrate, type Database } from '../../db/index';
-import { seedWorld, type Seed } from '../adapters/targets';
-import { testCounter } from '../helpers';
+import { parseConfig } from '../../core/index.ts';
+import { createHttpApp, type HttpApp } from '../../core/http/app.ts';
+import { createApiKey } from '../../core/http/auth.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import type { CoreDeps } from '../../core/services/bindings.ts';
+import type { Caller } from '../../core/context.ts';
+import { createDatabase, migrate, type Database } from '../../db/index.ts';
+import { seedWorld, type Seed } from '../adapters/targets.ts';
+import { testCounter } from '../helpers.ts';
 
 export const BASE = 'http://localhost:8787';
 export const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };

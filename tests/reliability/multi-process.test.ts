@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createDatabase } from '../../db/index';
-import { cli, cliChild, createKey, httpClient, independentCount, parts, startServer, writeCorpus, type ServerProc } from './procs';
+import { createDatabase } from '../../db/index.ts';
+import { cli, cliChild, createKey, httpClient, independentCount, parts, startServer, writeCorpus, type ServerProc } from './procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-multi-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
 // Issue 8 item 5a: a public page of hostile Markdown must not cost seconds of CPU on every anonymous
 // GET. Pages are rendered once per version (a byte-bounded cache) and each render is bounded.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createBinding, updateBinding } from '../../core/services/bindings';
-import { createSpace } from '../../core/services/spaces';
-import { renderMarkdown, RENDER_LIMITS } from '../../core/http/markdown';
-import { cost, httpWorld, type HttpWorld } from './http-world';
+import { createBinding, updateBinding } from '../../core/services/bindings.ts';
+import { createSpace } from '../../core/services/spaces.ts';
+import { renderMarkdown, RENDER_LIMITS } from '../../core/http/markdown.ts';
+import { cost, httpWorld, type HttpWorld } from './http-world.ts';
 
 const HUMAN = { source: 'human', model: null } as const;
 

@@ -5,11 +5,11 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { createDatabase, migrate, type BinderyDb } from '../../db/index';
-import { createBinderyServer, parseConfig } from '../../core/index';
-import { ensureCaller } from '../../core/services/prepare';
+import { createDatabase, migrate, type BinderyDb } from '../../db/index.ts';
+import { createBinderyServer, parseConfig } from '../../core/index.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
 import { afterAll } from 'bun:test';
-import { createTestWorld, testCounter, type TestWorld } from '../helpers';
+import { createTestWorld, testCounter, type TestWorld } from '../helpers.ts';
 
 /** The error code of a tool result (`_meta.context.error.code`), or `OK`. */
 export function codeOf(result: CallToolResult): string {

@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { migrate, type BinderyDb } from '../../db/index';
-import { createD1Database } from '../../db/client-web';
-import { ensureCaller } from '../../core/services/prepare';
-import { call, ok } from '../helpers';
-import { after, codeOf, connectOn, countOf, range } from './race-helpers';
+import { migrate, type BinderyDb } from '../../db/index.ts';
+import { createD1Database } from '../../db/client-web.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { call, ok } from '../helpers.ts';
+import { after, codeOf, connectOn, countOf, range } from './race-helpers.ts';
 
 let mf: { dispose(): Promise<void> };
 let db: BinderyDb;

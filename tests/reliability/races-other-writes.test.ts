@@ -3,15 +3,15 @@
 // leaves a row behind, and a write that happened is answered as written.
 import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
-import { ensureCaller } from '../../core/services/prepare';
-import { callerForKey, createApiKey } from '../../core/http/auth';
-import { handleRest } from '../../core/http/rest';
-import { revokeApiKey } from '../../db/store/api-keys';
-import { call, ok, textOf } from '../helpers';
-import { createSpace } from '../../core/services/spaces';
-import { deleteBinding } from '../../core/services/bindings';
-import { importDocument } from '../../core/services/import';
-import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { callerForKey, createApiKey } from '../../core/http/auth.ts';
+import { handleRest } from '../../core/http/rest.ts';
+import { revokeApiKey } from '../../db/store/api-keys.ts';
+import { call, ok, textOf } from '../helpers.ts';
+import { createSpace } from '../../core/services/spaces.ts';
+import { deleteBinding } from '../../core/services/bindings.ts';
+import { importDocument } from '../../core/services/import.ts';
+import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers.ts';
 
 
 describe('spaces and users', () => {

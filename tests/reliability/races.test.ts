@@ -5,9 +5,9 @@
 import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { BinderyDb } from '../../db/index';
-import { call, ok } from '../helpers';
-import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers';
+import type { BinderyDb } from '../../db/index.ts';
+import { call, ok } from '../helpers.ts';
+import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers.ts';
 
 
 const versionsOf = (db: BinderyDb, id: string) => countOf(db, sql`SELECT count(*) AS n FROM versions WHERE binding_id = ${id}`);

@@ -3,7 +3,7 @@
 // exchange. This test is the guard the README promises: it fails if that release goes inert (the SDK
 // renamed what it reaches into) while the SDK still leaks.
 import { afterEach, describe, expect, test } from 'bun:test';
-import { BASE, MCP_HEADERS, httpWorld, type HttpWorld } from './http-world';
+import { BASE, MCP_HEADERS, httpWorld, type HttpWorld } from './http-world.ts';
 
 let w: HttpWorld | undefined;
 afterEach(async () => {

@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SessionStore, type Session } from '../../core/http/sessions';
-import { BASE, MCP_HEADERS, httpWorld, type HttpWorld } from './http-world';
+import { SessionStore, type Session } from '../../core/http/sessions.ts';
+import { BASE, MCP_HEADERS, httpWorld, type HttpWorld } from './http-world.ts';
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } };
 
@@ -69,7 +69,7 @@ describe('one key floods /mcp with initialize', () => {
   });
 
   test('BINDERY_HTTP_MAX_SESSIONS_PER_KEY is parsed and bounded', async () => {
-    const { parseConfig } = await import('../../core/index');
+    const { parseConfig } = await import('../../core/index.ts');
     expect(parseConfig({}).http.maxSessionsPerKey).toBe(32);
     expect(parseConfig({ BINDERY_HTTP_MAX_SESSIONS_PER_KEY: '5' }).http.maxSessionsPerKey).toBe(5);
     expect(() => parseConfig({ BINDERY_HTTP_MAX_SESSIONS_PER_KEY: '0' })).toThrow('BINDERY_HTTP_MAX_SESSIONS_PER_KEY');

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { denoBinary, denoUnavailable } from '../adapters/targets';
-import { testCounter } from '../helpers';
+import { denoBinary, denoUnavailable } from '../adapters/targets.ts';
+import { testCounter } from '../helpers.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 const SCRIPT = join(ROOT, 'tests', 'fixtures', 'embed.mjs');

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { content, keyPoints, modelSchema, name, spaceRef, summary } from '../schema';
-import { createBinding } from '../../services/bindings';
-import { bindingMeta, bindingView, writeAnswer } from '../views';
+import { defineTool } from '../define.ts';
+import { content, keyPoints, modelSchema, name, spaceRef, summary } from '../schema.ts';
+import { createBinding } from '../../services/bindings.ts';
+import { bindingMeta, bindingView, writeAnswer } from '../views.ts';
 
 export const createBindingTool = defineTool({
   name: 'create_binding',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId } from '../schema';
-import { deleteBinding } from '../../services/bindings';
-import { line } from '../../tokens/doc';
-import { bindingUrls } from '../../budget/tier';
+import { defineTool } from '../define.ts';
+import { bindingId } from '../schema.ts';
+import { deleteBinding } from '../../services/bindings.ts';
+import { line } from '../../tokens/doc.ts';
+import { bindingUrls } from '../../budget/tier.ts';
 
 export const deleteBindingTool = defineTool({
   name: 'delete_binding',

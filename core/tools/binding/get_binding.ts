@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema';
-import { readBinding } from '../../services/bindings';
-import { bindingMeta, bindingWithSection } from '../views';
-import { renderBindingAtTier } from './render-paged';
-import { renderSectionRead } from './render-section';
+import { defineTool } from '../define.ts';
+import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema.ts';
+import { readBinding } from '../../services/bindings.ts';
+import { bindingMeta, bindingWithSection } from '../views.ts';
+import { renderBindingAtTier } from './render-paged.ts';
+import { renderSectionRead } from './render-section.ts';
 
 export const getBindingTool = defineTool({
   name: 'get_binding',

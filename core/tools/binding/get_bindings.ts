@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, maxTokensSchema, querySchema, tierSchema } from '../schema';
-import { packByQuery } from '../query-listing';
-import { clip, oneLine } from '../../budget/card-cut';
-import { readableBindingsCurrent } from '../../../db/store/bindings';
-import { line, type Piece } from '../../tokens/doc';
-import { bindingWithSections } from '../views';
-import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list';
-import { budgetView } from '../budget-view';
+import { defineTool } from '../define.ts';
+import { bindingId, maxTokensSchema, querySchema, tierSchema } from '../schema.ts';
+import { packByQuery } from '../query-listing.ts';
+import { clip, oneLine } from '../../budget/card-cut.ts';
+import { readableBindingsCurrent } from '../../../db/store/bindings.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { bindingWithSections } from '../views.ts';
+import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list.ts';
+import { budgetView } from '../budget-view.ts';
 
 export const getBindingsTool = defineTool({
   name: 'get_bindings',

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, tierSchema } from '../schema';
-import { listBindingRows } from '../../../db/store/search';
-import { resolveSpace } from '../../services/bindings';
-import { readCursor } from '../../cursor';
-import { line } from '../../tokens/doc';
-import { bindingView, paginationView } from '../views';
-import { checkBudget, pagedListing } from '../packed-list';
-import { budgetView } from '../budget-view';
+import { defineTool } from '../define.ts';
+import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, tierSchema } from '../schema.ts';
+import { listBindingRows } from '../../../db/store/search.ts';
+import { resolveSpace } from '../../services/bindings.ts';
+import { readCursor } from '../../cursor.ts';
+import { line } from '../../tokens/doc.ts';
+import { bindingView, paginationView } from '../views.ts';
+import { checkBudget, pagedListing } from '../packed-list.ts';
+import { budgetView } from '../budget-view.ts';
 
 export const listBindingsTool = defineTool({
   name: 'list_bindings',

@@ -1,13 +1,13 @@
-import type { BindingVersionRow } from '../../../db/store/bindings';
-import { loadedSections, renderContent, renderHead, tierObject, type Tier } from '../../budget/tier';
-import { splitPages, splitPreviewPages } from '../../budget/page';
-import { readCursor, issueCursor } from '../../cursor';
-import type { ToolContext } from '../../context';
-import { line, type Piece } from '../../tokens/doc';
-import { fail } from '../../errors';
-import { bindingAt, facts, type BindingView } from '../views';
-import { freshCounts, loadSections } from '../../services/counts';
-import { renderOutline } from '../../budget/outline';
+import type { BindingVersionRow } from '../../../db/store/bindings.ts';
+import { loadedSections, renderContent, renderHead, tierObject, type Tier } from '../../budget/tier.ts';
+import { splitPages, splitPreviewPages } from '../../budget/page.ts';
+import { readCursor, issueCursor } from '../../cursor.ts';
+import type { ToolContext } from '../../context.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { fail } from '../../errors.ts';
+import { bindingAt, facts, type BindingView } from '../views.ts';
+import { freshCounts, loadSections } from '../../services/counts.ts';
+import { renderOutline } from '../../budget/outline.ts';
 
 /** Room left for framing when a tier-1.5 or tier-2 answer must be paged. */
 const PAGE_MARGIN = 200;

@@ -1,13 +1,13 @@
-import type { BindingVersionRow } from '../../../db/store/bindings';
-import { renderSection, sectionPath, type SectionIndex } from '../../budget/outline';
-import { splitPages } from '../../budget/page';
-import { loadedSections, renderContent, renderHead, tierObject } from '../../budget/tier';
-import { issueCursor, readCursor } from '../../cursor';
-import type { ToolContext } from '../../context';
-import { BinderyError, fail } from '../../errors';
-import { line, type Piece } from '../../tokens/doc';
-import { freshCounts, loadSections } from '../../services/counts';
-import { facts, type BindingView } from '../views';
+import type { BindingVersionRow } from '../../../db/store/bindings.ts';
+import { renderSection, sectionPath, type SectionIndex } from '../../budget/outline.ts';
+import { splitPages } from '../../budget/page.ts';
+import { loadedSections, renderContent, renderHead, tierObject } from '../../budget/tier.ts';
+import { issueCursor, readCursor } from '../../cursor.ts';
+import type { ToolContext } from '../../context.ts';
+import { BinderyError, fail } from '../../errors.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { freshCounts, loadSections } from '../../services/counts.ts';
+import { facts, type BindingView } from '../views.ts';
 
 /** Room left for framing when a section read must be paged (as for tier 2). */
 const PAGE_MARGIN = 200;

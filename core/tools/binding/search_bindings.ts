@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema';
-import { ftsQuery, searchBindingRows } from '../../../db/store/search';
-import { resolveSpace } from '../../services/bindings';
-import { readCursor } from '../../cursor';
-import { fail } from '../../errors';
-import { line } from '../../tokens/doc';
-import { bindingView, paginationView } from '../views';
-import { checkBudget, pagedListing } from '../packed-list';
-import { budgetView } from '../budget-view';
-import { matchesFor, matchView } from '../../search/match';
+import { defineTool } from '../define.ts';
+import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
+import { ftsQuery, searchBindingRows } from '../../../db/store/search.ts';
+import { resolveSpace } from '../../services/bindings.ts';
+import { readCursor } from '../../cursor.ts';
+import { fail } from '../../errors.ts';
+import { line } from '../../tokens/doc.ts';
+import { bindingView, paginationView } from '../views.ts';
+import { checkBudget, pagedListing } from '../packed-list.ts';
+import { budgetView } from '../budget-view.ts';
+import { matchesFor, matchView } from '../../search/match.ts';
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, content, keyPoints, modelSchema, name, summary } from '../schema';
-import { updateBinding } from '../../services/bindings';
-import { fail } from '../../errors';
-import { bindingMeta, bindingView, writeAnswer } from '../views';
+import { defineTool } from '../define.ts';
+import { bindingId, content, keyPoints, modelSchema, name, summary } from '../schema.ts';
+import { updateBinding } from '../../services/bindings.ts';
+import { fail } from '../../errors.ts';
+import { bindingMeta, bindingView, writeAnswer } from '../views.ts';
 
 export const updateBindingTool = defineTool({
   name: 'update_binding',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, modelSchema, text } from '../schema';
-import { addComment } from '../../services/comments';
-import { line } from '../../tokens/doc';
-import { commentPieces, commentView, toCommentView } from './comment-view';
+import { defineTool } from '../define.ts';
+import { bindingId, modelSchema, text } from '../schema.ts';
+import { addComment } from '../../services/comments.ts';
+import { line } from '../../tokens/doc.ts';
+import { commentPieces, commentView, toCommentView } from './comment-view.ts';
 
 export const addCommentTool = defineTool({
   name: 'add_comment',

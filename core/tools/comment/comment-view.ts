@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CommentListRow } from '../../../db/store/comments';
-import { commentBodyBlock } from '../../services/comments';
-import { line, type Piece } from '../../tokens/doc';
+import type { CommentListRow } from '../../../db/store/comments.ts';
+import { commentBodyBlock } from '../../services/comments.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
 
 /** JSON shape of a comment, with its provenance. */
 export const commentView = z.object({

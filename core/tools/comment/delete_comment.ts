@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { idOf } from '../schema';
-import { deleteComment } from '../../services/comments';
-import { line } from '../../tokens/doc';
+import { defineTool } from '../define.ts';
+import { idOf } from '../schema.ts';
+import { deleteComment } from '../../services/comments.ts';
+import { line } from '../../tokens/doc.ts';
 
 export const deleteCommentTool = defineTool({
   name: 'delete_comment',

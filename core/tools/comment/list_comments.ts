@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, cursorSchema, limitSchema } from '../schema';
-import { listCommentRows } from '../../../db/store/comments';
-import { readBinding } from '../../services/bindings';
-import { paginate, readCursor } from '../../cursor';
-import { line, type Piece } from '../../tokens/doc';
-import { paginationView } from '../views';
-import { groupsUnderCap } from '../cap-lines';
-import { commentPieces, commentView, toCommentView, type CommentView } from './comment-view';
-import { freshCommentCounts } from '../../services/comments';
+import { defineTool } from '../define.ts';
+import { bindingId, cursorSchema, limitSchema } from '../schema.ts';
+import { listCommentRows } from '../../../db/store/comments.ts';
+import { readBinding } from '../../services/bindings.ts';
+import { paginate, readCursor } from '../../cursor.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { paginationView } from '../views.ts';
+import { groupsUnderCap } from '../cap-lines.ts';
+import { commentPieces, commentView, toCommentView, type CommentView } from './comment-view.ts';
+import { freshCommentCounts } from '../../services/comments.ts';
 
 export const listCommentsTool = defineTool({
   name: 'list_comments',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { fail } from '../../errors';
-import { scoreTools } from '../../footprint/search';
+import { defineTool } from '../define.ts';
+import { fail } from '../../errors.ts';
+import { scoreTools } from '../../footprint/search.ts';
 
 export const invokeToolTool = defineTool({
   name: 'invoke_tool',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { line, type Piece } from '../../tokens/doc';
-import { catalogOf } from '../../footprint/catalog';
-import { contextView, n } from '../utility/footprint-views';
+import { defineTool } from '../define.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { catalogOf } from '../../footprint/catalog.ts';
+import { contextView, n } from '../utility/footprint-views.ts';
 
 export const listToolCategoriesTool = defineTool({
   name: 'list_tool_categories',

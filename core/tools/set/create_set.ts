@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, name, spaceRef, text } from '../schema';
-import { createSet, MAX_SET_ITEMS, setContents } from '../../services/sets';
-import { line } from '../../tokens/doc';
-import { setLine, setView, toSetView } from './set-view';
+import { defineTool } from '../define.ts';
+import { bindingId, name, spaceRef, text } from '../schema.ts';
+import { createSet, MAX_SET_ITEMS, setContents } from '../../services/sets.ts';
+import { line } from '../../tokens/doc.ts';
+import { setLine, setView, toSetView } from './set-view.ts';
 
 export const createSetTool = defineTool({
   name: 'create_set',

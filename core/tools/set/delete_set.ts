@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { setId } from '../schema';
-import { deleteSet } from '../../services/sets';
-import { line } from '../../tokens/doc';
+import { defineTool } from '../define.ts';
+import { setId } from '../schema.ts';
+import { deleteSet } from '../../services/sets.ts';
+import { line } from '../../tokens/doc.ts';
 
 export const deleteSetTool = defineTool({
   name: 'delete_set',

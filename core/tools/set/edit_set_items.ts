@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, setId } from '../schema';
-import { editSetItems, MAX_SET_ITEMS, setContents } from '../../services/sets';
-import { line } from '../../tokens/doc';
-import { setLine, setView, toSetView } from './set-view';
+import { defineTool } from '../define.ts';
+import { bindingId, setId } from '../schema.ts';
+import { editSetItems, MAX_SET_ITEMS, setContents } from '../../services/sets.ts';
+import { line } from '../../tokens/doc.ts';
+import { setLine, setView, toSetView } from './set-view.ts';
 
 const position = () => z.number().int({ message: 'must be a whole number' }).min(0, { message: 'must be 0 or more (positions are 0-based)' });
 const ops = (max: number) => ({ message: `must list at most ${max} items (a set holds at most ${MAX_SET_ITEMS})` });

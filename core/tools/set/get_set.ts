@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { cursorSchema, limitSchema, setId } from '../schema';
-import { readSet, setContents } from '../../services/sets';
-import { paginate, readCursor } from '../../cursor';
-import { line, type Piece } from '../../tokens/doc';
-import { paginationView } from '../views';
-import { itemsUnderCap } from '../cap-lines';
-import { itemLines, setItemView, setLine, setView, skippedLine, skippedView, toSetView } from './set-view';
+import { defineTool } from '../define.ts';
+import { cursorSchema, limitSchema, setId } from '../schema.ts';
+import { readSet, setContents } from '../../services/sets.ts';
+import { paginate, readCursor } from '../../cursor.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { paginationView } from '../views.ts';
+import { itemsUnderCap } from '../cap-lines.ts';
+import { itemLines, setItemView, setLine, setView, skippedLine, skippedView, toSetView } from './set-view.ts';
 
 /** Items per page: 200 item lines (names up to 200 characters) stay well under the response cap. */
 const GET_SET_PAGE = 200;

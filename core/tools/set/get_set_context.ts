@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { maxTokensSchema, querySchema, setId, tierSchema } from '../schema';
-import { packByQuery } from '../query-listing';
-import { clip } from '../../budget/card-cut';
-import { readSet, setContents } from '../../services/sets';
-import { line, type Piece } from '../../tokens/doc';
-import { bindingWithSections } from '../views';
-import { budgetView } from '../budget-view';
-import { checkBudget, MIN_BUDGET_TOKENS, packListing } from '../packed-list';
-import { oneLine, skippedCount, skippedLine, skippedView } from './set-view';
+import { defineTool } from '../define.ts';
+import { maxTokensSchema, querySchema, setId, tierSchema } from '../schema.ts';
+import { packByQuery } from '../query-listing.ts';
+import { clip } from '../../budget/card-cut.ts';
+import { readSet, setContents } from '../../services/sets.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { bindingWithSections } from '../views.ts';
+import { budgetView } from '../budget-view.ts';
+import { checkBudget, MIN_BUDGET_TOKENS, packListing } from '../packed-list.ts';
+import { oneLine, skippedCount, skippedLine, skippedView } from './set-view.ts';
 
 export const getSetContextTool = defineTool({
   name: 'get_set_context',

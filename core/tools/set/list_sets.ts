@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { cursorSchema, limitSchema, spaceRef } from '../schema';
-import { listSetRows } from '../../../db/store/sets';
-import { resolveSpace } from '../../services/bindings';
-import { paginate, readCursor } from '../../cursor';
-import { line, type Piece } from '../../tokens/doc';
-import { paginationView } from '../views';
-import { itemsUnderCap } from '../cap-lines';
-import { setLine, setView } from './set-view';
+import { defineTool } from '../define.ts';
+import { cursorSchema, limitSchema, spaceRef } from '../schema.ts';
+import { listSetRows } from '../../../db/store/sets.ts';
+import { resolveSpace } from '../../services/bindings.ts';
+import { paginate, readCursor } from '../../cursor.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { paginationView } from '../views.ts';
+import { itemsUnderCap } from '../cap-lines.ts';
+import { setLine, setView } from './set-view.ts';
 
 export const listSetsTool = defineTool({
   name: 'list_sets',

@@ -1,11 +1,11 @@
-import type { Tier } from '../../budget/tier';
-import type { ToolContext } from '../../context';
-import { readCursor } from '../../cursor';
-import { readSet, setContents } from '../../services/sets';
-import { line } from '../../tokens/doc';
-import { checkBudget, pagedListing } from '../packed-list';
-import { cappedText } from '../run';
-import { oneLine, skippedCount, skippedLine, toSetView } from './set-view';
+import type { Tier } from '../../budget/tier.ts';
+import type { ToolContext } from '../../context.ts';
+import { readCursor } from '../../cursor.ts';
+import { readSet, setContents } from '../../services/sets.ts';
+import { line } from '../../tokens/doc.ts';
+import { checkBudget, pagedListing } from '../packed-list.ts';
+import { cappedText } from '../run.ts';
+import { oneLine, skippedCount, skippedLine, toSetView } from './set-view.ts';
 
 export interface SetPageArgs {
   id: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { SetWithSpace } from '../../../db/store/sets';
-import type { SetContents } from '../../services/sets';
-import { tierCost } from '../../budget/tier';
-import { line, type Piece } from '../../tokens/doc';
+import type { SetWithSpace } from '../../../db/store/sets.ts';
+import type { SetContents } from '../../services/sets.ts';
+import { tierCost } from '../../budget/tier.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
 
 const tierTokens = z.object({ '1': z.number(), '1.5': z.number(), '2': z.number() });
 

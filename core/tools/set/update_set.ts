@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { name, setId, text } from '../schema';
-import { setContents, updateSet } from '../../services/sets';
-import { line } from '../../tokens/doc';
-import { setLine, setView, toSetView } from './set-view';
+import { defineTool } from '../define.ts';
+import { name, setId, text } from '../schema.ts';
+import { setContents, updateSet } from '../../services/sets.ts';
+import { line } from '../../tokens/doc.ts';
+import { setLine, setView, toSetView } from './set-view.ts';
 
 export const updateSetTool = defineTool({
   name: 'update_set',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { idOf } from '../schema';
-import { acceptShare, createShare, shareLinkUrls } from '../../services/shares';
-import { line, type Piece } from '../../tokens/doc';
-import type { ToolContext } from '../../context';
-import { shareLine, shareView, toShareView } from './share-view';
+import { defineTool } from '../define.ts';
+import { idOf } from '../schema.ts';
+import { acceptShare, createShare, shareLinkUrls } from '../../services/shares.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import type { ToolContext } from '../../context.ts';
+import { shareLine, shareView, toShareView } from './share-view.ts';
 
 const SHARE_FIELDS = ['target', 'user', 'public', 'permission'] as const;
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { cursorSchema, limitSchema } from '../schema';
-import { listSharesOfTarget, listSharesOfUser, listSharesToUser } from '../../../db/store/shares';
-import { resolveShareTarget } from '../../services/shares';
-import { paginate, readCursor } from '../../cursor';
-import { line, type Piece } from '../../tokens/doc';
-import { paginationView } from '../views';
-import { itemsUnderCap } from '../cap-lines';
-import { shareLine, shareView, toShareView } from './share-view';
+import { defineTool } from '../define.ts';
+import { cursorSchema, limitSchema } from '../schema.ts';
+import { listSharesOfTarget, listSharesOfUser, listSharesToUser } from '../../../db/store/shares.ts';
+import { resolveShareTarget } from '../../services/shares.ts';
+import { paginate, readCursor } from '../../cursor.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { paginationView } from '../views.ts';
+import { itemsUnderCap } from '../cap-lines.ts';
+import { shareLine, shareView, toShareView } from './share-view.ts';
 
 export const listSharesTool = defineTool({
   name: 'list_shares',

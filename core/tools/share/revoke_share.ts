@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { idOf } from '../schema';
-import { revokeShare } from '../../services/shares';
-import { line } from '../../tokens/doc';
-import { shareView, toShareView } from './share-view';
+import { defineTool } from '../define.ts';
+import { idOf } from '../schema.ts';
+import { revokeShare } from '../../services/shares.ts';
+import { line } from '../../tokens/doc.ts';
+import { shareView, toShareView } from './share-view.ts';
 
 export const revokeShareTool = defineTool({
   name: 'revoke_share',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ShareListRow } from '../../../db/store/shares';
-import { line, type Piece } from '../../tokens/doc';
+import type { ShareListRow } from '../../../db/store/shares.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
 
 /** JSON shape of a share. */
 export const shareView = z.object({

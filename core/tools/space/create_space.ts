@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { name } from '../schema';
-import { createSpace } from '../../services/spaces';
-import { line } from '../../tokens/doc';
+import { defineTool } from '../define.ts';
+import { name } from '../schema.ts';
+import { createSpace } from '../../services/spaces.ts';
+import { line } from '../../tokens/doc.ts';
 
 export const createSpaceTool = defineTool({
   name: 'create_space',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { cursorSchema, limitSchema } from '../schema';
-import { listSpaceRows } from '../../../db/store/spaces';
-import { paginate, readCursor } from '../../cursor';
-import { line, type Piece } from '../../tokens/doc';
-import { paginationView } from '../views';
-import { itemsUnderCap } from '../cap-lines';
+import { defineTool } from '../define.ts';
+import { cursorSchema, limitSchema } from '../schema.ts';
+import { listSpaceRows } from '../../../db/store/spaces.ts';
+import { paginate, readCursor } from '../../cursor.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { paginationView } from '../views.ts';
+import { itemsUnderCap } from '../cap-lines.ts';
 
 const spaceItem = z.object({
   id: z.string(),

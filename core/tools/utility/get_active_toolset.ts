@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { line, type Piece } from '../../tokens/doc';
-import { catalogOf, percentOf } from '../../footprint/catalog';
-import { definitionCost } from '../../footprint/definition';
-import { contextView, n } from './footprint-views';
+import { defineTool } from '../define.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { catalogOf, percentOf } from '../../footprint/catalog.ts';
+import { definitionCost } from '../../footprint/definition.ts';
+import { contextView, n } from './footprint-views.ts';
 
 export const getActiveToolsetTool = defineTool({
   name: 'get_active_toolset',

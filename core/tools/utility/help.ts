@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { BinderyError } from '../../errors';
-import { getHelpTopic, listHelpTopics } from '../../../db/store/help';
-import { ensureHelpTopicsOnce, freshHelpCounts } from '../../services/help';
-import { line, type Piece } from '../../tokens/doc';
+import { defineTool } from '../define.ts';
+import { BinderyError } from '../../errors.ts';
+import { getHelpTopic, listHelpTopics } from '../../../db/store/help.ts';
+import { ensureHelpTopicsOnce, freshHelpCounts } from '../../services/help.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
 
 const topicEntry = z.object({ topic: z.string(), title: z.string(), tokenCount: z.number() });
 

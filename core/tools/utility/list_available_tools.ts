@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { line, type Piece } from '../../tokens/doc';
-import { catalogOf, percentOf } from '../../footprint/catalog';
-import { definitionCost } from '../../footprint/definition';
-import { PROXY_LISTED } from '../../modes/session';
-import type { ToolContext } from '../../context';
-import { contextView, n, riskView } from './footprint-views';
-import { itemsUnderCap } from '../cap-lines';
+import { defineTool } from '../define.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { catalogOf, percentOf } from '../../footprint/catalog.ts';
+import { definitionCost } from '../../footprint/definition.ts';
+import { PROXY_LISTED } from '../../modes/session.ts';
+import type { ToolContext } from '../../context.ts';
+import { contextView, n, riskView } from './footprint-views.ts';
+import { itemsUnderCap } from '../cap-lines.ts';
 
 const CATEGORIES = ['binding', 'version', 'set', 'space', 'share', 'comment', 'utility'] as const;
 

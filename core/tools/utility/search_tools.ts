@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { limitSchema, text } from '../schema';
-import { fail } from '../../errors';
-import { line, type Piece } from '../../tokens/doc';
-import { definitionCost } from '../../footprint/definition';
-import { oneLineDescription, scoreTools, words } from '../../footprint/search';
-import { signatureOf } from '../../footprint/signature';
-import { itemsUnderCap } from '../cap-lines';
+import { defineTool } from '../define.ts';
+import { limitSchema, text } from '../schema.ts';
+import { fail } from '../../errors.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { definitionCost } from '../../footprint/definition.ts';
+import { oneLineDescription, scoreTools, words } from '../../footprint/search.ts';
+import { signatureOf } from '../../footprint/signature.ts';
+import { itemsUnderCap } from '../cap-lines.ts';
 
 const match = z.object({
   name: z.string(),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { listSpaceRows } from '../../../db/store/spaces';
-import { line } from '../../tokens/doc';
-import { MAX_SET_ITEMS } from '../../services/sets';
-import { MIN_BUDGET_TOKENS } from '../packed-list';
+import { defineTool } from '../define.ts';
+import { listSpaceRows } from '../../../db/store/spaces.ts';
+import { line } from '../../tokens/doc.ts';
+import { MAX_SET_ITEMS } from '../../services/sets.ts';
+import { MIN_BUDGET_TOKENS } from '../packed-list.ts';
 
 const SPACES_SHOWN = 20;
 

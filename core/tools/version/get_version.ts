@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema';
-import { readBinding } from '../../services/bindings';
-import { bindingMeta, bindingWithSection } from '../views';
-import { renderBindingAtTier } from '../binding/render-paged';
-import { renderSectionRead } from '../binding/render-section';
+import { defineTool } from '../define.ts';
+import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema.ts';
+import { readBinding } from '../../services/bindings.ts';
+import { bindingMeta, bindingWithSection } from '../views.ts';
+import { renderBindingAtTier } from '../binding/render-paged.ts';
+import { renderSectionRead } from '../binding/render-section.ts';
 
 export const getVersionTool = defineTool({
   name: 'get_version',

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { defineTool } from '../define';
-import { bindingId, cursorSchema, limitSchema } from '../schema';
-import { readBinding } from '../../services/bindings';
-import { listVersionRows } from '../../../db/store/bindings';
-import { paginate, readCursor } from '../../cursor';
-import { line, type Piece } from '../../tokens/doc';
-import { paginationView } from '../views';
-import { itemsUnderCap } from '../cap-lines';
-import { freshCounts } from '../../services/counts';
+import { defineTool } from '../define.ts';
+import { bindingId, cursorSchema, limitSchema } from '../schema.ts';
+import { readBinding } from '../../services/bindings.ts';
+import { listVersionRows } from '../../../db/store/bindings.ts';
+import { paginate, readCursor } from '../../cursor.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import { paginationView } from '../views.ts';
+import { itemsUnderCap } from '../cap-lines.ts';
+import { freshCounts } from '../../services/counts.ts';
 
 const versionItem = z.object({
   version: z.number(),
