@@ -14,7 +14,7 @@ import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footpri
 import { ensureStoredCountsOnce } from './services/prepare.ts';
 
 export const SERVER_NAME = 'bindery';
-export const SERVER_VERSION = '0.2.0';
+export const SERVER_VERSION = '0.3.0';
 
 export interface ServerOptions {
   /** The user every call acts as (stdio: BINDERY_USER; HTTP: the key's user). */
