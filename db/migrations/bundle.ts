@@ -83,5 +83,21 @@ export const migrations: { tag: string; statements: string[] }[] = [
       "CREATE VIRTUAL TABLE `bindings_fts` USING fts5(\n  `name`,\n  `summary`,\n  `key_points`,\n  `headings`,\n  `content`,\n  content = '',\n  contentless_delete = 1,\n  tokenize = 'porter unicode61'\n);",
       "DELETE FROM `settings` WHERE `key` = 'fts_v2_built';"
     ]
+  },
+  {
+    "tag": "0007_web_oauth",
+    "statements": [
+      "CREATE TABLE `login_links` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`used_at` integer,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action\n);",
+      "CREATE UNIQUE INDEX `login_links_token_uq` ON `login_links` (`token_hash`);",
+      "CREATE TABLE `oauth_clients` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text,\n\t`redirect_uris` text NOT NULL,\n\t`metadata` text NOT NULL,\n\t`created_at` integer NOT NULL\n);",
+      "CREATE TABLE `oauth_codes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`code_hash` text NOT NULL,\n\t`client_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`redirect_uri` text NOT NULL,\n\t`code_challenge` text NOT NULL,\n\t`resource` text NOT NULL,\n\t`scope` text,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`used_at` integer,\n\tFOREIGN KEY (`client_id`) REFERENCES `oauth_clients`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action\n);",
+      "CREATE UNIQUE INDEX `oauth_codes_hash_uq` ON `oauth_codes` (`code_hash`);",
+      "CREATE TABLE `oauth_tokens` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`family_id` text NOT NULL,\n\t`client_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`resource` text NOT NULL,\n\t`scope` text,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`revoked_at` integer,\n\tFOREIGN KEY (`client_id`) REFERENCES `oauth_clients`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action\n);",
+      "CREATE UNIQUE INDEX `oauth_tokens_hash_uq` ON `oauth_tokens` (`token_hash`);",
+      "CREATE INDEX `oauth_tokens_family_idx` ON `oauth_tokens` (`family_id`);",
+      "CREATE TABLE `web_sessions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`csrf_secret` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`last_seen_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`revoked_at` integer,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action\n);",
+      "CREATE UNIQUE INDEX `web_sessions_token_uq` ON `web_sessions` (`token_hash`);",
+      "CREATE INDEX `web_sessions_user_idx` ON `web_sessions` (`user_id`);"
+    ]
   }
 ];

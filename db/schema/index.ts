@@ -6,14 +6,18 @@ import { setsTable, setItemsTable } from './sets.ts';
 import { sharesTable } from './shares.ts';
 import { commentsTable } from './comments.ts';
 import { helpTopicsTable, settingsTable } from './meta.ts';
+import { webSessionsTable, loginLinksTable } from './web.ts';
+import { oauthClientsTable, oauthCodesTable, oauthTokensTable } from './oauth.ts';
 
 export {
   usersTable, apiKeysTable, spacesTable, bindingsTable, versionsTable, setsTable, setItemsTable,
-  sharesTable, commentsTable, helpTopicsTable, settingsTable,
+  sharesTable, commentsTable, helpTopicsTable, settingsTable, webSessionsTable, loginLinksTable,
+  oauthClientsTable, oauthCodesTable, oauthTokensTable,
 };
 
 /** The whole schema, for drizzle's relational helpers. */
 export const schema = {
   usersTable, apiKeysTable, spacesTable, bindingsTable, versionsTable, setsTable, setItemsTable,
-  sharesTable, commentsTable, helpTopicsTable, settingsTable,
+  sharesTable, commentsTable, helpTopicsTable, settingsTable, webSessionsTable, loginLinksTable,
+  oauthClientsTable, oauthCodesTable, oauthTokensTable,
 };
