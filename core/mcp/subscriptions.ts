@@ -46,11 +46,13 @@ export class ResourceSubscriptions {
     let w = this.watched.get(row.bindingId);
     if (!w) this.watched.set(row.bindingId, (w = { version: row.currentVersion, uris: new Set() }));
     w.uris.add(uri);
+    this.ctx.log.info(`resources/subscribe ${uri}`);
     this.start();
   }
 
   /** Drops a URI (unknown URIs are fine: unsubscribing twice is not an error). */
   unsubscribe(uri: string): void {
+    this.ctx.log.info(`resources/unsubscribe ${uri}`);
     for (const [id, w] of this.watched) {
       w.uris.delete(uri);
       if (w.uris.size === 0) this.watched.delete(id);
