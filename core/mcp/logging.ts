@@ -1,6 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, LoggingLevelSchema, McpError, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { Logger, ToolContext } from '../context.ts';
+
+/**
+ * logging/setLevel with the level checked here: the SDK's own schema would answer a bad level with an
+ * internal error (-32603) and a zod dump; this answers InvalidParams naming `level` and the rule.
+ */
+const SetLevelLooseSchema = z.object({ method: z.literal('logging/setLevel'), params: z.looseObject({ level: z.unknown() }) });
 
 const SEVERITY: Record<LoggingLevel, number> = { debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7 };
 
@@ -24,8 +31,10 @@ function describe(extra: unknown): string {
  */
 export function registerLogging(server: Server, ctx: ToolContext): void {
   let level = DEFAULT_CLIENT_LOG_LEVEL;
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-    level = request.params.level;
+  server.setRequestHandler(SetLevelLooseSchema, async (request) => {
+    const parsed = LoggingLevelSchema.safeParse(request.params.level);
+    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `level: must be one of ${Object.keys(SEVERITY).join(', ')}`);
+    level = parsed.data;
     return {};
   });
   const base: Logger = ctx.log;
