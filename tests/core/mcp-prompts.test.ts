@@ -55,7 +55,7 @@ beforeAll(async () => {
   await ok(alice, 'update_binding', { id: noteId, content: '# Note 1\n\nThe aardvark fact, revised.\n', model: 'model-x' });
   await ok(alice, 'create_binding', { space: 'alice-team', name: 'Team plan', content: '# Plan\n\nShip it.\n', summary: 'The plan.' });
   setId = (await ok(alice, 'create_set', { name: 'Aardvarks', bindingIds: ids.slice(0, 5) })).set.id;
-});
+}, 60_000); // many writes; the machine is shared
 afterAll(() => world.close());
 
 describe('prompts', () => {

@@ -70,7 +70,7 @@ beforeAll(async () => {
     const made = await ok(alice, 'create_binding', { name: `Note ${String(i).padStart(3, '0')}`, content: `# Note ${i}\n\nBody of note ${i} about zebras.\n`, summary: `Summary ${i}.` });
     ids.set(`note-${String(i).padStart(3, '0')}`, made.binding.id);
   }
-});
+}, 60_000); // many writes; the machine is shared
 afterAll(() => world.close());
 
 describe('resources', () => {
@@ -250,7 +250,7 @@ describe('subscriptions', () => {
       other.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 15_000);
 
   test('a stateless server advertises resources without subscribe and refuses subscribe', async () => {
     const caller = await ensureCaller({ db: world.db, now: () => Date.now() }, 'alice');
