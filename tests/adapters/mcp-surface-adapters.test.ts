@@ -1,12 +1,13 @@
-// Resources, subscriptions, completions and logging over Streamable HTTP: the spawned Bun adapter
-// with sessions (notifications reach another session's GET stream) and in stateless mode.
+// Resources, subscriptions, completions and logging through real adapters: the spawned Bun HTTP
+// adapter with sessions (notifications reach another session's GET stream) and stateless, and stdio
+// (log lines reach the client as notifications/message on stdout without breaking the stream).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { ResourceUpdatedNotificationSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { BINDING_URI_TEMPLATE } from '../../core/mcp/uri.ts';
 import { ok } from '../helpers.ts';
-import { bunHttpTarget, httpClient, type Target } from './targets.ts';
+import { bunHttpTarget, httpClient, stdioTarget, type Target } from './targets.ts';
 
 const independent = new Tiktoken(o200k);
 
@@ -86,5 +87,36 @@ describe('stateless HTTP', () => {
     expect(listed.resources.map((r) => r.uri)).toContain('bindery://alice/stateless-note');
     const read = (await client.readResource({ uri: 'bindery://alice/stateless-note' })) as ReadResourceResult;
     expect((read.contents[0] as { text: string }).text).toContain('Hello.');
+  }, 30_000);
+});
+
+describe('stdio', () => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await stdioTarget();
+  }, 60_000);
+  afterAll(() => target.stop());
+
+  test('resources, subscription notifications and log lines share stdout with the MCP stream', async () => {
+    const client = await target.connect();
+    expect(client.getServerCapabilities()!.resources).toEqual({ subscribe: true, listChanged: false });
+    const made = await ok(client, 'create_binding', { name: 'Stdio note', content: 'Over stdio.\n', summary: 'Stdio.' });
+    const logs: string[] = [];
+    const updates: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(`${n.params.level} ${String(n.params.data)}`);
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    await client.setLoggingLevel('info');
+    const uri = 'bindery://alice/stdio-note';
+    await client.subscribeResource({ uri });
+    await ok(client, 'update_binding', { id: made.binding.id, content: 'Changed over stdio.\n' });
+    await until(() => updates.length > 0 && logs.length > 0, 5000);
+    expect(updates).toEqual([uri]);
+    expect(logs).toContain(`info resources/subscribe ${uri}`);
+    const read = (await client.readResource({ uri })) as ReadResourceResult;
+    expect((read.contents[0] as { text: string }).text).toContain('Changed over stdio.');
   }, 30_000);
 });
