@@ -12,6 +12,7 @@ import { clip } from './tools/format-issues.ts';
 import { errorResult, runTool, type ToolRunObserver } from './tools/run.ts';
 import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime.ts';
 import { ensureStoredCountsOnce } from './services/prepare.ts';
+import { registerSurface } from './mcp/index.ts';
 
 export const SERVER_NAME = 'bindery';
 export const SERVER_VERSION = '0.3.0';
@@ -147,5 +148,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     return { tools: session.listed().map(toolListEntry) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => call(request.params.name, request.params.arguments));
+  // Resources, prompts, completions and logging (core/mcp/): after ctx exists, as they read through it.
+  registerSurface(mcp, ctx, { stateless: !!options.stateless });
   return mcp;
 }

@@ -10,6 +10,7 @@ import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDele
 import { findImportedBinding } from '../../db/store/imports.ts';
 import { buildVersionRow, checkContentSize } from './write-version.ts';
 import { freshCounts, renderKey } from './counts.ts';
+import { announceBindingChanged } from './changes.ts';
 
 /** What the binding services need; tools, REST and import all pass the same. */
 export interface CoreDeps {
@@ -165,6 +166,7 @@ export async function updateBinding(
       deps.tokens,
     );
     if (await appendVersion(deps.db, id, version, deps.now())) {
+      announceBindingChanged(deps.db, id);
       // Answered from the version written, not from a re-read that a delete right after would hide.
       return { row: await writtenRow(deps, id, version.number), changed: true };
     }
@@ -186,6 +188,7 @@ export async function deleteBinding(deps: CoreDeps, caller: Caller, id: string):
   const row = await readOwned(deps, caller, id);
   const last = await softDeleteBinding(deps.db, id, deps.now());
   if (last === undefined) throw fail.notFound('binding', id);
+  announceBindingChanged(deps.db, id);
   // An update that landed between the read and the delete made a later last version.
   return last === row.currentVersion ? row : writtenRow(deps, id, last);
 }

@@ -39,7 +39,7 @@ function canReadSetSql(userId: string): SQL {
 }
 
 /** Sets listed without a space: in spaces the caller owns, or shared with the caller by name and accepted. */
-function defaultSetScopeSql(userId: string): SQL {
+export function defaultSetScopeSql(userId: string): SQL {
   return sql`(set_space.owner_id = ${userId} OR EXISTS (
     SELECT 1 FROM shares s WHERE s.revoked_at IS NULL AND s.accepted_at IS NOT NULL AND s.grantee_id = ${userId} AND (
       (s.target_type = 'set' AND s.target_id = sets.id) OR (s.target_type = 'space' AND s.target_id = set_space.id))))`;

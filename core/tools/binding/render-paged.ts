@@ -12,6 +12,11 @@ import { renderOutline } from '../../budget/outline.ts';
 /** Room left for framing when a tier-1.5 or tier-2 answer must be paged. */
 const PAGE_MARGIN = 200;
 
+/** The cursor scope of a paged single-binding read (resources/read turns `?page=N` into its cursor). */
+export function pageScope(row: Pick<BindingVersionRow, 'bindingId' | 'number'>, tier: Tier): string {
+  return `page${tier === '2' ? '' : '1.5'}:${row.bindingId}:${row.number}`;
+}
+
 /**
  * A binding at a tier for a single-binding read. A tier-1.5 or tier-2 answer that would pass the
  * response cap comes in pages, each the card plus a part of the block, with the cursor to the next:
@@ -37,7 +42,7 @@ export async function renderBindingAtTier(
     tier === '2'
       ? splitPages(row.content!, pageTokens, ctx.tokens, row.fence).map((text, i, all) => ({ text, block: renderContent(text, row.fence, { index: i + 1, count: all.length }) }))
       : splitPreviewPages(facts(row), pageTokens, ctx.tokens, row.outlineBlockTokens ? renderOutline(loadedSections(row), row.fence) : '').map((block) => ({ text: undefined, block }));
-  const scope = `page${tier === '2' ? '' : '1.5'}:${row.bindingId}:${row.number}`;
+  const scope = pageScope(row, tier);
   const index = await readCursor(ctx.db, cursor, scope);
   if (index >= pages.length) throw fail.invalid('cursor', 'points past the last page');
   const nextCursor = index + 1 < pages.length ? await issueCursor(ctx.db, { scope, offset: index + 1 }) : null;
