@@ -3,7 +3,9 @@ import { escapeHtml } from '../http/markdown.ts';
 // The few server-rendered OAuth pages (consent, sign-in needed, errors, grants): no script at all, a
 // CSP that allows none, and no framing (a consent page inside someone else's frame is clickjacking).
 // `form-action` is left open on purpose: Chromium applies it to the redirect that follows the POST,
-// and that redirect goes to the client's own registered URI.
+// and that redirect goes to the client's own registered URI. Referrer-Policy is `same-origin`, not
+// `no-referrer`: under `no-referrer` browsers send `Origin: null` with the consent POST, which csrfOk
+// rightly refuses; `same-origin` still keeps the authorization URL from leaking to other sites.
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -13,7 +15,7 @@ export const esc = escapeHtml;
 export function htmlPage(title: string, body: string, status = 200, headers: Record<string, string> = {}): Response {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${esc(title)} · Bindery</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
 .box{border:1px solid #ddd;border-radius:8px;padding:1.25rem 1.5rem}.meta{color:#666;font-size:.9rem}
@@ -27,7 +29,7 @@ button.primary{background:#1f5fbf;color:#fff;border-color:#1f5fbf}code{backgroun
       'Content-Security-Policy': CSP,
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
+      'Referrer-Policy': 'same-origin',
       'Cache-Control': 'no-store',
       ...headers,
     },
