@@ -9,6 +9,8 @@ import { PageCache, type PageCacheStats } from './page-cache.ts';
 import { parseIndexPath, parsePagePath, servePage } from './pages.ts';
 import { json, rpcError, unauthorized, withHeaders } from './responses.ts';
 import { handleRest } from './rest.ts';
+import { handleOAuth } from '../oauth/router.ts';
+import { isOAuthPath, mcpResource, resourceMetadataUrl } from '../oauth/urls.ts';
 
 export interface HttpAppOptions {
   deps: BinderyDeps;
@@ -75,8 +77,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const isMcp = path === '/mcp';
     const isApi = path === '/api' || path.startsWith('/api/');
     if (!page && !index && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
-    const auth = await authenticate(deps.db, request);
-    if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index)) return unauthorized(auth.kind === 'bad', isMcp);
+    // OAuth access tokens are bound to the MCP resource (RFC 8707): only /mcp accepts them.
+    const auth = await authenticate(deps.db, request, isMcp ? { resource: mcpResource(deps.config), now: (deps.clock ?? Date.now)() } : undefined);
+    if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index)) return unauthorized(auth.kind === 'bad', isMcp, isMcp ? resourceMetadataUrl(deps.config) : undefined);
     const caller = auth.kind === 'ok' ? auth.caller : undefined;
     const format = url.searchParams.get('format') === 'md' ? 'md' : 'html';
     // A public link's secret rides in ?share=: it is the only thing that opens a link-shared page.
@@ -99,6 +102,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       return pages.stats;
     },
     async fetch(request) {
+      // OAuth (core/oauth) answers its own paths: its own CORS, Host check and error shapes.
+      const oauthUrl = new URL(request.url);
+      if (isOAuthPath(oauthUrl.pathname)) return handleOAuth(deps, request, oauthUrl);
       const refused = checkHostAndOrigin(http, request);
       if (refused) return json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
       const cors = corsHeaders(http, request);

@@ -2,6 +2,7 @@ import type { BinderyDb } from '../../db/types.ts';
 import { insertApiKey, liveApiKey } from '../../db/store/api-keys.ts';
 import type { Caller } from '../context.ts';
 import { b64url, sha256Hex } from '../ids.ts';
+import { callerForAccessToken } from '../oauth/tokens.ts';
 
 /**
  * API keys look like `bdk_<16 id chars>_<43 secret chars>`: the id part finds the row, the SHA-256 of
@@ -57,12 +58,15 @@ export async function callerForKey(db: BinderyDb, key: string): Promise<Caller |
 
 export type AuthResult = { kind: 'none' } | { kind: 'bad' } | { kind: 'ok'; caller: Caller };
 
-/** Reads `Authorization: Bearer <key>`: none given, a bad one, or the caller. */
-export async function authenticate(db: BinderyDb, request: Request): Promise<AuthResult> {
+/**
+ * Reads `Authorization: Bearer <key>`: none given, a bad one, or the caller. With `oauth`, a live
+ * OAuth access token (`bda_…`) bound to that resource is accepted too; static `bdk_` keys always are.
+ */
+export async function authenticate(db: BinderyDb, request: Request, oauth?: { resource: string; now: number }): Promise<AuthResult> {
   const header = request.headers.get('authorization');
   if (header === null) return { kind: 'none' };
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   if (!m) return { kind: 'bad' };
-  const caller = await callerForKey(db, m[1]!);
+  const caller = m[1]!.startsWith('bda_') ? oauth && (await callerForAccessToken(db, m[1]!, oauth.resource, oauth.now)) : await callerForKey(db, m[1]!);
   return caller ? { kind: 'ok', caller } : { kind: 'bad' };
 }

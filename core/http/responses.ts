@@ -10,10 +10,14 @@ export function rpcError(status: number, code: number, message: string, headers:
   return json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
 }
 
-/** 401 with the challenge RFC 6750 asks for; `invalid` adds error="invalid_token". */
-export function unauthorized(invalid: boolean, mcp: boolean): Response {
-  const challenge = invalid ? 'Bearer realm="bindery", error="invalid_token"' : 'Bearer realm="bindery"';
-  const message = invalid ? 'invalid, unknown or revoked API key' : 'Authorization: Bearer <key> is required (bindery keys create --user <handle>)';
+/**
+ * 401 with the challenge RFC 6750 asks for; `invalid` adds error="invalid_token"; `resourceMetadata`
+ * (on /mcp) adds RFC 9728's resource_metadata, where OAuth clients start discovery.
+ */
+export function unauthorized(invalid: boolean, mcp: boolean, resourceMetadata?: string): Response {
+  const params = ['realm="bindery"', ...(resourceMetadata ? [`resource_metadata="${resourceMetadata}"`] : []), ...(invalid ? ['error="invalid_token"'] : [])];
+  const challenge = `Bearer ${params.join(', ')}`;
+  const message = invalid ? 'invalid, unknown, expired or revoked API key or token' : 'Authorization: Bearer <key> is required (bindery keys create --user <handle>)';
   const headers = { 'WWW-Authenticate': challenge };
   return mcp ? rpcError(401, -32001, `Unauthorized: ${message}`, headers) : json({ error: { code: 'UNAUTHORIZED', message } }, 401, headers);
 }

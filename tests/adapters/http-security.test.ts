@@ -129,7 +129,8 @@ describe('keys', () => {
     for (const path of ['/mcp', '/api/me']) {
       const res = await fetch(`${url}${path}`, { method: path === '/mcp' ? 'POST' : 'GET', headers: MCP_HEADERS, body: path === '/mcp' ? '{}' : undefined });
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="bindery"');
+      // /mcp also names its RFC 9728 metadata (CONTRACT §10), where OAuth clients start.
+      expect(res.headers.get('www-authenticate')).toMatch(path === '/mcp' ? /^Bearer realm="bindery", resource_metadata="http[^"]+\/\.well-known\/oauth-protected-resource"$/ : /^Bearer realm="bindery"$/);
     }
     await stillServing();
   });

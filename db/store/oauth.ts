@@ -1,0 +1,117 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { oauthClientsTable, oauthCodesTable, oauthTokensTable, usersTable } from '../schema/index.ts';
+import type { BinderyDb } from '../types.ts';
+
+export type OAuthClientRow = typeof oauthClientsTable.$inferSelect;
+export type OAuthCodeRow = typeof oauthCodesTable.$inferSelect;
+export type OAuthTokenRow = typeof oauthTokensTable.$inferSelect;
+
+/** Stores a dynamically registered client. */
+export async function insertOAuthClient(db: BinderyDb, row: typeof oauthClientsTable.$inferInsert): Promise<void> {
+  await db.insert(oauthClientsTable).values(row);
+}
+
+/** A registered client by id. */
+export async function getOAuthClient(db: BinderyDb, id: string): Promise<OAuthClientRow | undefined> {
+  return db.select().from(oauthClientsTable).where(eq(oauthClientsTable.id, id)).get();
+}
+
+/** Stores an authorization code (its hash only). */
+export async function insertOAuthCode(db: BinderyDb, row: typeof oauthCodesTable.$inferInsert): Promise<void> {
+  await db.insert(oauthCodesTable).values(row);
+}
+
+/**
+ * Uses a code: marks it used and returns it, or undefined when it is unknown or already used. One
+ * statement, so of two racing exchanges exactly one gets the code.
+ */
+export async function consumeOAuthCode(db: BinderyDb, codeHash: string, now: number): Promise<OAuthCodeRow | undefined> {
+  const rows = await db
+    .update(oauthCodesTable)
+    .set({ usedAt: now })
+    .where(and(eq(oauthCodesTable.codeHash, codeHash), isNull(oauthCodesTable.usedAt)))
+    .returning();
+  return rows[0];
+}
+
+/** A code by hash whatever its state (to tell a replay from an unknown code). */
+export async function findOAuthCode(db: BinderyDb, codeHash: string): Promise<OAuthCodeRow | undefined> {
+  return db.select().from(oauthCodesTable).where(eq(oauthCodesTable.codeHash, codeHash)).get();
+}
+
+/** Stores tokens atomically (an access token and its refresh token arrive together or not at all). */
+export async function insertOAuthTokens(db: BinderyDb, rows: (typeof oauthTokensTable.$inferInsert)[]): Promise<void> {
+  const [first, ...rest] = rows.map((r) => db.insert(oauthTokensTable).values(r));
+  if (first) await db.batch([first, ...rest]);
+}
+
+/** A token by hash whatever its state. */
+export async function findOAuthToken(db: BinderyDb, tokenHash: string): Promise<OAuthTokenRow | undefined> {
+  return db.select().from(oauthTokensTable).where(eq(oauthTokensTable.tokenHash, tokenHash)).get();
+}
+
+/** Revokes one live token; false when it was already revoked (one statement: of two racing rotations, one wins). */
+export async function revokeOAuthToken(db: BinderyDb, id: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(oauthTokensTable)
+    .set({ revokedAt: now })
+    .where(and(eq(oauthTokensTable.id, id), isNull(oauthTokensTable.revokedAt)))
+    .returning({ id: oauthTokensTable.id });
+  return rows.length > 0;
+}
+
+/** Revokes every live token of a family (one grant: the code and every rotation after it); returns how many. */
+export async function revokeOAuthFamily(db: BinderyDb, familyId: string, now: number): Promise<number> {
+  const rows = await db
+    .update(oauthTokensTable)
+    .set({ revokedAt: now })
+    .where(and(eq(oauthTokensTable.familyId, familyId), isNull(oauthTokensTable.revokedAt)))
+    .returning({ id: oauthTokensTable.id });
+  return rows.length;
+}
+
+/** The user behind a live access token for `resource`, with its handle (checked on every request). */
+export async function liveAccessToken(db: BinderyDb, tokenHash: string, resource: string, now: number): Promise<{ userId: string; handle: string } | undefined> {
+  let query = liveAccessQueries.get(db);
+  if (!query) {
+    query = db
+      .select({ userId: oauthTokensTable.userId, handle: usersTable.handle })
+      .from(oauthTokensTable)
+      .innerJoin(usersTable, eq(usersTable.id, oauthTokensTable.userId))
+      .where(
+        and(
+          eq(oauthTokensTable.tokenHash, sql.placeholder('hash')),
+          eq(oauthTokensTable.kind, 'access'),
+          eq(oauthTokensTable.resource, sql.placeholder('resource')),
+          isNull(oauthTokensTable.revokedAt),
+          gt(oauthTokensTable.expiresAt, sql.placeholder('now')),
+        ),
+      )
+      .prepare();
+    liveAccessQueries.set(db, query);
+  }
+  return (await query.get({ hash: tokenHash, resource, now })) as { userId: string; handle: string } | undefined;
+}
+
+const liveAccessQueries = new WeakMap<BinderyDb, { get(params: Record<string, unknown>): Promise<unknown> }>();
+
+/** A user's live grants (one row per family with a live refresh token), newest first, with the client's name. */
+export async function listOAuthGrants(db: BinderyDb, userId: string, now: number) {
+  return db
+    .select({ familyId: oauthTokensTable.familyId, clientId: oauthTokensTable.clientId, clientName: oauthClientsTable.name, createdAt: oauthTokensTable.createdAt })
+    .from(oauthTokensTable)
+    .innerJoin(oauthClientsTable, eq(oauthClientsTable.id, oauthTokensTable.clientId))
+    .where(and(eq(oauthTokensTable.userId, userId), eq(oauthTokensTable.kind, 'refresh'), isNull(oauthTokensTable.revokedAt), gt(oauthTokensTable.expiresAt, now)))
+    .orderBy(desc(oauthTokensTable.createdAt))
+    .all();
+}
+
+/** Revokes a family only when it belongs to this user (the grants page); returns how many tokens. */
+export async function revokeUserOAuthFamily(db: BinderyDb, userId: string, familyId: string, now: number): Promise<number> {
+  const rows = await db
+    .update(oauthTokensTable)
+    .set({ revokedAt: now })
+    .where(and(eq(oauthTokensTable.familyId, familyId), eq(oauthTokensTable.userId, userId), isNull(oauthTokensTable.revokedAt)))
+    .returning({ id: oauthTokensTable.id });
+  return rows.length;
+}
