@@ -84,7 +84,9 @@ describe('registration (RFC 7591)', () => {
     const cases: [unknown, string][] = [
       [{ redirect_uris: ['http://evil.example/cb'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['javascript:alert(1)'] }, 'invalid_redirect_uri'],
-      [{ redirect_uris: ['myapp://cb'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['data:text/html,hi'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['file:///etc/passwd'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['wss://app.example/cb'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['https://app.example/cb#frag'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: [] }, 'invalid_redirect_uri'],
       [{ redirect_uris: Array.from({ length: 11 }, (_, i) => `https://app.example/${i}`) }, 'invalid_redirect_uri'],
@@ -98,6 +100,11 @@ describe('registration (RFC 7591)', () => {
       const res = await w.fetch('/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       expect(res.status).toBe(400);
       expect(await errorOf(res)).toBe(error);
+    }
+    // Native apps' own schemes (RFC 8252 §7.1), as Cursor registers, are accepted.
+    for (const uri of ['cursor://anysphere.cursor-mcp/oauth/callback', 'com.example.app:/cb']) {
+      const res = await w.fetch('/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) });
+      expect(res.status).toBe(201);
     }
     const huge = await w.fetch('/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(20_000) }) });
     expect(huge.status).toBe(413);
