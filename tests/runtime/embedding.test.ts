@@ -19,9 +19,9 @@ async function expectEmbeds(cmd: string[]) {
 
 describe('embedding bindery/core, bindery/db and bindery/edge (CONTRACT §9)', () => {
   beforeAll(() => {
-    // Node cannot load TypeScript: it uses dist/, which `bun install` builds (the `prepare` script).
+    // Node cannot load TypeScript: it uses dist/, which the `prepare` script builds with Node (npm install or bun install).
     // Rebuild here so the test always checks the current sources.
-    const built = Bun.spawnSync(['bun', 'scripts/build-dist.ts'], { cwd: ROOT });
+    const built = Bun.spawnSync(['node', 'scripts/build-dist.mjs'], { cwd: ROOT });
     if (built.exitCode !== 0) throw new Error(built.stderr.toString());
   });
 
