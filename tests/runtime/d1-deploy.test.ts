@@ -98,10 +98,10 @@ describe('Workers + D1 deploy from printed SQL (Miniflare)', () => {
     try {
       const tools = await client.listTools();
       expect(tools.tools.length).toBe(29);
-      const made = (await client.callTool({ name: 'create_binding', arguments: { name: 'Deploy notes', content: '# Deploy\n\nThe quokkaphant runs on D1.\n', summary: 'How we deploy.' } })) as { isError?: boolean; structuredContent: { binding: { id: string; space: string } } };
+      const made = (await client.callTool({ name: 'create_binding', arguments: { name: 'Deploy notes', content: '# Deploy\n\nThe quokkaphant runs on D1.\n', summary: 'How we deploy.' } })) as unknown as { isError?: boolean; structuredContent: { binding: { id: string; space: string } } };
       expect(made.isError).toBeFalsy();
       expect(made.structuredContent.binding.space).toBe('@alice');
-      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'quokkaphant' } })) as { structuredContent: { results: { id: string }[] } };
+      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'quokkaphant' } })) as unknown as { structuredContent: { results: { id: string }[] } };
       expect(found.structuredContent.results.map((r) => r.id)).toEqual([made.structuredContent.binding.id]);
     } finally {
       await client.close();
