@@ -5,7 +5,7 @@ const USAGE = `usage: bindery <command>
   stdio                          MCP over stdio (same as bun run start)
   serve                          MCP over Streamable HTTP (same as bun run serve)
   migrate                        create or upgrade the database (BINDERY_DB_URL)
-  import <dir>                   every .md file under <dir> becomes a binding
+  import <dir> [--space <slug>]  every .md file under <dir> becomes a binding (in that space)
   measure [--json] [-- <cmd> …]  token cost of tool definitions (Bindery's, or any stdio MCP server's)
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
   keys create --user <handle>    print a new API key for the HTTP server (stored hashed)
