@@ -4,13 +4,14 @@
 const USAGE = `usage: bindery <command>
   stdio                          MCP over stdio (same as bun run start)
   serve                          MCP over Streamable HTTP (same as bun run serve)
-  migrate                        create or upgrade the database (BINDERY_DB_URL)
-  import <dir>                   every .md file under <dir> becomes a binding
+  migrate [--print-sql [--since <tag>]]  create or upgrade the database (BINDERY_DB_URL); --print-sql: SQL for D1
+  import <dir> [--space <slug>]  every .md file under <dir> becomes a binding (in that space)
   measure [--json] [-- <cmd> …]  token cost of tool definitions (Bindery's, or any stdio MCP server's)
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
-  keys create --user <handle>    print a new API key for the HTTP server (stored hashed)
+  keys create --user <handle> [--print-sql]  print a new API key (stored hashed); --print-sql: SQL for D1
   keys revoke <key-id>           revoke a key
-  help set <topic> <file>        replace a help topic from a Markdown file`;
+  help set <topic> <file> [--new] replace a help topic from a Markdown file (--new: add one)
+  help list | help delete <topic> list topics; undo a help set`;
 
 const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'help'];
 

@@ -3,7 +3,7 @@
 // server from core/http. Storage: `options.database` (Deno: a local libSQL file; Workers: D1), else a
 // remote libSQL/Turso URL over HTTP. Migrations are applied by `bindery migrate`, never in a request.
 import { createHttpApp, type HttpApp } from '../core/http/app.ts';
-import { createTiktokenCounter, parseConfig, type BinderyConfig, type Logger } from '../core/index.ts';
+import { createTiktokenCounter, parseConfig, stderrLogger, type BinderyConfig, type Logger } from '../core/index.ts';
 import { createWebDatabase } from '../db/client-web.ts';
 import type { BinderyDb } from '../db/types.ts';
 
@@ -14,12 +14,14 @@ export interface FetchHandlerOptions {
   env?: Record<string, string | undefined>;
   /** Opens the database for this env; return undefined to fall back to BINDERY_DB_URL (libsql/https). */
   database?: (env: EdgeEnv, config: BinderyConfig) => BinderyDb | undefined | Promise<BinderyDb | undefined>;
+  /** Where errors go; `console.error` lines (`[bindery] …`) by default, so a 500 always has a log. */
   log?: Logger;
 }
 
 /** A web-standard fetch handler serving /mcp, /@space/slug, /api/… and /healthz. Built on first request. */
 export function createFetchHandler(options: FetchHandlerOptions = {}): (request: Request, env?: EdgeEnv) => Promise<Response> {
   let app: Promise<HttpApp> | undefined;
+  const log = options.log ?? stderrLogger((line) => console.error(line));
   const build = async (env: EdgeEnv): Promise<HttpApp> => {
     const vars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
     const config = parseConfig({ ...options.env, ...vars });
@@ -28,7 +30,7 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): (request:
     const counter = createTiktokenCounter(config.tokenizer);
     let tokenizerLoaded = false;
     const tokens = { ...counter, load: () => counter.load().then(() => void (tokenizerLoaded = true)) };
-    return createHttpApp({ deps: { db, tokens, config, log: options.log }, stateless: true, health: () => ({ tokenizerLoaded }) });
+    return createHttpApp({ deps: { db, tokens, config, log }, stateless: true, health: () => ({ tokenizerLoaded }) });
   };
   return async (request, env = {}) => {
     app ??= build(env).catch((err) => {
@@ -38,7 +40,7 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): (request:
     try {
       return await (await app).fetch(request);
     } catch (err) {
-      options.log?.error('edge handler could not start', err);
+      log.error('edge handler could not start', err);
       return new Response(JSON.stringify({ error: { code: 'INTERNAL', message: 'server is not configured correctly; see its log' } }), {
         status: 500,
         headers: { 'Content-Type': 'application/json; charset=utf-8' },

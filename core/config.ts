@@ -93,25 +93,28 @@ export function parseConfig(env: Env): BinderyConfig {
   const tokenizer = (env.BINDERY_TOKENIZER || DEFAULT_CONFIG.tokenizer) as TokenizerName;
   if (!TOKENIZERS.includes(tokenizer)) throw new Error(`BINDERY_TOKENIZER: must be one of ${TOKENIZERS.join(', ')} (got "${tokenizer}")`);
   const d = DEFAULT_CONFIG;
+  const port = intVar(env, 'PORT', d.port, 0, 65_535);
+  // Without BINDERY_PUBLIC_URL the links point at the port this process serves on (PORT=9000 → :9000).
+  const publicUrl = (env.BINDERY_PUBLIC_URL || `http://localhost:${port || d.port}`).replace(/\/+$/, '');
   return {
     dbUrl: env.BINDERY_DB_URL || env.TURSO_DATABASE_URL || d.dbUrl,
     dbAuthToken: env.BINDERY_DB_AUTH_TOKEN || env.TURSO_AUTH_TOKEN || undefined,
     toolMode: mode,
     alwaysTools: listVar(env, 'BINDERY_ALWAYS_TOOLS', d.alwaysTools),
     maxEnabledTools: intVar(env, 'BINDERY_MAX_ENABLED_TOOLS', d.maxEnabledTools, 1, 1000),
-    publicUrl: (env.BINDERY_PUBLIC_URL || d.publicUrl).replace(/\/+$/, ''),
+    publicUrl,
     tokenizer,
     maxResponseTokens: intVar(env, 'BINDERY_MAX_RESPONSE_TOKENS', d.maxResponseTokens, 1_000, 1_000_000),
     maxContentBytes: intVar(env, 'BINDERY_MAX_CONTENT_BYTES', d.maxContentBytes, 1_000, 100_000_000),
     user: env.BINDERY_USER || d.user,
-    port: intVar(env, 'PORT', d.port, 0, 65_535),
+    port,
     listChangedClients: listVar(env, 'BINDERY_LIST_CHANGED_CLIENTS', d.listChangedClients),
     riskThresholds: {
       low: intVar(env, 'BINDERY_RISK_LOW', d.riskThresholds.low, 1, 10_000_000),
       medium: intVar(env, 'BINDERY_RISK_MEDIUM', d.riskThresholds.medium, 1, 10_000_000),
       high: intVar(env, 'BINDERY_RISK_HIGH', d.riskThresholds.high, 1, 10_000_000),
     },
-    http: parseHttpConfig(env, (env.BINDERY_PUBLIC_URL || d.publicUrl).replace(/\/+$/, '')),
+    http: parseHttpConfig(env, publicUrl),
   };
 }
 

@@ -3,7 +3,7 @@ import { migrations } from './migrations/bundle.ts';
 import type { BinderyDb } from './types.ts';
 import { rebuildSearchIndex } from './store/fts.ts';
 
-const LEDGER = '__bindery_migrations';
+export const LEDGER = '__bindery_migrations';
 
 /** Applies every pending migration, each in one atomic batch. Returns the tags applied. */
 export async function migrate(db: BinderyDb): Promise<string[]> {

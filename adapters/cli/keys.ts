@@ -1,11 +1,15 @@
 // `bindery keys create --user <handle> [--label <text>]` prints a new API key once (only its SHA-256
 // is stored); `bindery keys revoke <key-id>`; `bindery keys list`. Works on any BINDERY_DB_URL.
-import { createApiKey } from '../../core/http/auth.ts';
-import { ensureCaller } from '../../core/services/prepare.ts';
+// `keys create --user <handle> --print-sql` opens no database: the key goes to stderr, the SQL that
+// stores its hash (and the user, if new) to stdout, for D1 (`wrangler d1 execute <db> --file -`).
+import { createApiKey, mintApiKey } from '../../core/http/auth.ts';
+import { newId } from '../../core/ids.ts';
+import { ensureCaller, personalSpaceSlugs } from '../../core/services/prepare.ts';
+import { apiKeyScript } from '../../db/sql-script.ts';
 import { listApiKeys, revokeApiKey } from '../../db/store/api-keys.ts';
 import { openRuntime } from '../runtime.ts';
 
-const USAGE = 'usage: bindery keys create --user <handle> [--label <text>] | keys revoke <key-id> | keys list';
+const USAGE = 'usage: bindery keys create --user <handle> [--label <text>] [--print-sql] | keys revoke <key-id> | keys list';
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -26,6 +30,13 @@ export async function main(args: string[]): Promise<number> {
   if (sub === 'revoke' && !rest[0]) {
     console.error(USAGE);
     return 2;
+  }
+  if (sub === 'create' && rest.includes('--print-sql')) {
+    const { id, key, keyHash } = await mintApiKey();
+    const script = apiKeyScript({ handle: handle!, slugs: personalSpaceSlugs(handle!), userId: newId('usr'), spaceId: newId('spc'), keyId: id, keyHash, label: flag(rest, '--label') ?? null, now: Date.now() });
+    process.stdout.write(script);
+    console.error(`key ${id} for @${handle}, shown only once (the SQL on stdout stores its SHA-256):\n${key}`);
+    return 0;
   }
   const { deps, database } = await openRuntime();
   try {

@@ -8,6 +8,7 @@ import { serveLinkIndex } from './link-index.ts';
 import { PageCache, type PageCacheStats } from './page-cache.ts';
 import { parseIndexPath, parsePagePath, servePage } from './pages.ts';
 import { json, rpcError, unauthorized, withHeaders } from './responses.ts';
+import { openApiDocument } from './openapi.ts';
 import { handleRest } from './rest.ts';
 import { handleOAuth } from '../oauth/router.ts';
 import { isOAuthPath, mcpResource, resourceMetadataUrl } from '../oauth/urls.ts';
@@ -71,6 +72,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   async function route(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (path === '/healthz' && request.method === 'GET') return health();
+    // The API's description is public: a client reads it before it has a key.
+    if (path === '/api/openapi.json' && request.method === 'GET') return json(openApiDocument(deps.config.publicUrl), 200, { 'Cache-Control': 'public, max-age=300' });
     const read = request.method === 'GET' || request.method === 'HEAD';
     const page = read ? parsePagePath(path) : undefined;
     const index = read ? parseIndexPath(path) : undefined;

@@ -14,12 +14,17 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 /** Reserved caller for requests without a key: owns nothing, so it reads only public things. */
 export const ANONYMOUS: Caller = { id: 'anonymous', handle: 'anonymous' };
 
-/** Mints a key for a user: returns the key (shown once) and its id; stores only the hash. */
-export async function createApiKey(db: BinderyDb, userId: string, now: number, label?: string): Promise<{ id: string; key: string }> {
+/** A fresh key, its row id and the SHA-256 to store (for `keys create --print-sql`, which writes no row itself). */
+export async function mintApiKey(): Promise<{ id: string; key: string; keyHash: string }> {
   const idPart = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => ALPHABET[b & 31]).join('');
   const key = `bdk_${idPart}_${b64url(crypto.getRandomValues(new Uint8Array(32)))}`;
-  const id = `key_${idPart}`;
-  await insertApiKey(db, { id, userId, keyHash: await sha256Hex(key), label: label ?? null, createdAt: now });
+  return { id: `key_${idPart}`, key, keyHash: await sha256Hex(key) };
+}
+
+/** Mints a key for a user: returns the key (shown once) and its id; stores only the hash. */
+export async function createApiKey(db: BinderyDb, userId: string, now: number, label?: string): Promise<{ id: string; key: string }> {
+  const { id, key, keyHash } = await mintApiKey();
+  await insertApiKey(db, { id, userId, keyHash, label: label ?? null, createdAt: now });
   return { id, key };
 }
 

@@ -3,31 +3,11 @@ import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { tierObject, type Tier } from '../budget/tier.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { createBinding, deleteBinding, updateBinding, type CoreDeps } from '../services/bindings.ts';
-import { content, keyPoints, name, spaceRef, summary } from '../tools/schema.ts';
 import { errorResponse, json } from './responses.ts';
 import { handleSets } from './rest-sets.ts';
 import { callTool, HUMAN, restContext } from './rest-tools.ts';
 import { parseInput } from './validate.ts';
-
-const createInput = z.strictObject({ space: spaceRef().optional(), name: name(), content: content(), summary: summary(), keyPoints: keyPoints().optional() });
-const updateInput = z.strictObject({
-  name: name().optional(),
-  content: content().optional(),
-  summary: summary().optional(),
-  keyPoints: keyPoints().optional(),
-  expectedVersion: z.number().int().min(1, { message: 'must be 1 or more' }).optional(),
-});
-/** Query strings are text: numbers are read here, everything else is checked by the tool that answers. */
-const count = z.coerce.number({ message: 'must be a number' });
-const listQuery = z.strictObject({
-  q: z.string().optional(),
-  space: z.string().optional(),
-  tier: z.string().optional(),
-  limit: count.optional(),
-  maxTokens: count.optional(),
-  cursor: z.string().optional(),
-});
-const readQuery = z.strictObject({ tier: z.string().optional(), version: count.optional(), cursor: z.string().optional() });
+import { bindingCreateBody as createInput, bindingListQuery as listQuery, bindingReadQuery as readQuery, bindingUpdateBody as updateInput } from './rest-schemas.ts';
 
 /** search_bindings pages at most this many hits; a larger REST limit is read as this (the cursor goes on). */
 const SEARCH_LIMIT = 50;

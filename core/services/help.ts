@@ -96,3 +96,26 @@ export async function setHelpTopic(deps: CoreDeps, topic: string, markdown: stri
   await writeHelpTopics(deps.db, [next]);
   return next;
 }
+
+/** Names a topic can be set under without `--new`: the bundled ones and those already in the database. */
+export async function knownHelpTopics(db: BinderyDb): Promise<string[]> {
+  const names = new Set([...bundledHelpTopics.map((t) => t.topic), ...(await allHelpTopics(db)).map((r) => r.topic)]);
+  return [...names].sort();
+}
+
+/**
+ * Undoes `bindery help set`: a topic the repository also ships goes back to its bundled text; any other
+ * topic set by hand is removed. A bundled topic never set by hand cannot be deleted (the next seed
+ * would bring it back): edit help/<topic>.md instead.
+ */
+export async function deleteHelpTopic(deps: CoreDeps, topic: string): Promise<'restored' | 'removed'> {
+  const have = (await allHelpTopics(deps.db)).find((r) => r.topic === topic);
+  const bundled = bundledHelpTopics.find((t) => t.topic === topic);
+  if (!have && !bundled) throw fail.notFound('help topic', topic, 'topic');
+  if (bundled && have?.origin !== 'cli') throw fail.invalid('topic', `"${topic}" is a bundled topic with its bundled text; change help/${topic}.md and redeploy, or replace it with help set`);
+  await writeHelpTopics(deps.db, [], [topic]);
+  if (!bundled) return 'removed';
+  await deps.tokens.load();
+  await writeHelpTopics(deps.db, [row(deps, topic, bundled.body, 'seed')]);
+  return 'restored';
+}

@@ -172,10 +172,11 @@ export type ImportOutcome =
   | { status: 'skipped'; reason: string };
 
 /**
- * Imports one file into the caller's personal space as a `human` write. The binding remembers its
- * source path, so importing the same path again adds a version only when the file changed.
+ * Imports one file into `space` (id or slug; the caller's personal space when omitted) as a `human`
+ * write. The binding remembers its source path, so importing the same path again into the same space
+ * adds a version only when the file changed.
  */
-export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array }): Promise<ImportOutcome> {
+export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array }, spaceRef?: string): Promise<ImportOutcome> {
   const text = decodeUtf8(file.bytes);
   if (text === null) return { status: 'skipped', reason: 'not valid UTF-8' };
   if (text.trim() === '') return { status: 'skipped', reason: 'empty' };
@@ -183,7 +184,7 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
   const provenance = { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
   await deps.tokens.load();
-  const space = await resolveWritableSpace(deps, caller);
+  const space = await resolveWritableSpace(deps, caller, spaceRef);
   // Another import of the same path, or a delete of its binding, may land between the read and the
   // write; the write then refuses (CONFLICT on sourcePath, NOT_FOUND), and the next round reads again.
   for (let attempt = 0; ; attempt++) {

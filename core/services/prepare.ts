@@ -68,11 +68,15 @@ export function ensureStoredCountsOnce(deps: CoreDeps): Promise<void> {
   return done;
 }
 
+/** Slugs a new user's personal space may take, first free one wins: `alice`, `alice-home`, `alice-2`… */
+export function personalSpaceSlugs(handle: string): string[] {
+  const base = slugify(handle).slice(0, 40);
+  return [base, `${base}-home`, ...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`), `${base}-${newId('x').slice(2, 10)}`];
+}
+
 /** The caller for a handle, created with its personal space on first use. */
 export async function ensureCaller(deps: Pick<CoreDeps, 'db' | 'now'>, handle: string): Promise<Caller> {
-  const base = slugify(handle).slice(0, 40);
-  const slugs = [base, `${base}-home`, ...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`), `${base}-${newId('x').slice(2, 10)}`];
-  const user = await ensureUser(deps.db, handle, { user: newId('usr'), space: newId('spc') }, deps.now(), slugs);
+  const user = await ensureUser(deps.db, handle, { user: newId('usr'), space: newId('spc') }, deps.now(), personalSpaceSlugs(handle));
   return { id: user.id, handle: user.handle };
 }
 

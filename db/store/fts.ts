@@ -28,7 +28,7 @@ export function ftsDelete(db: BinderyDb, bindingId: string, guard: SQL = sql`1`)
   return db.run(sql`DELETE FROM bindings_fts WHERE rowid = ${ftsRowid(bindingId)} AND ${guard}`);
 }
 
-const BUILT_KEY = 'fts_v2_built';
+export const BUILT_KEY = 'fts_v2_built';
 /** Bindings re-indexed per batch: bounded memory on large databases. */
 const REBUILD_CHUNK = 500;
 

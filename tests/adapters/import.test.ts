@@ -260,3 +260,75 @@ describe('bindery import through the real CLI', () => {
     }
   }, 60_000);
 });
+
+describe('bindery import --space (real CLI)', () => {
+  let dir: string;
+  let docs: string;
+  let dbUrl: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bindery-cli-import-space-'));
+    docs = join(dir, 'docs');
+    mkdirSync(docs);
+    writeFileSync(join(docs, 'runbook.md'), '# Runbook\n\nRestart the flux capacitor.\n');
+    dbUrl = `file:${join(dir, 'bindery.db')}`;
+    const database = createDatabase({ url: dbUrl });
+    const { migrate } = await import('../../db/index.ts');
+    await migrate(database.db);
+    const deps = { db: database.db, tokens: createTiktokenCounter('o200k_base'), config: parseConfig({ BINDERY_DB_URL: dbUrl }), now: () => Date.now() };
+    const { createSpace } = await import('../../core/services/spaces.ts');
+    await createSpace(deps, await ensureCaller(deps, 'writer'), { slug: 'team-docs', name: 'Team docs' });
+    await createSpace(deps, await ensureCaller(deps, 'someone-else'), { slug: 'their-public', name: 'Theirs', visibility: 'public' });
+    database.close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function runImport(...extra: string[]) {
+    const proc = Bun.spawnSync([process.execPath, join(REPO, 'adapters', 'cli.ts'), 'import', docs, ...extra], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', BINDERY_DB_URL: dbUrl, BINDERY_USER: 'writer' },
+    });
+    return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+  }
+
+  async function spacesOfBindings(): Promise<string[]> {
+    const database = createDatabase({ url: dbUrl });
+    try {
+      const rows = await database.db.all<{ slug: string }>(sql`SELECT s.slug FROM bindings b JOIN spaces s ON s.id = b.space_id ORDER BY s.slug`);
+      return rows.map((r) => r.slug);
+    } finally {
+      database.close();
+    }
+  }
+
+  test('an unknown space is an error naming it, and nothing is imported', async () => {
+    const r = runImport('--space', 'no-such-space');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no space "no-such-space" that @writer can see; nothing was imported');
+    expect(r.stdout).toBe('');
+    expect(await spacesOfBindings()).toEqual([]);
+  });
+
+  test("a space the user does not own (public, someone else's) is refused", async () => {
+    const r = runImport('--space', '@their-public');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('space @their-public is not yours');
+    expect(await spacesOfBindings()).toEqual([]);
+  });
+
+  test('--space without a slug is a usage error', () => {
+    const r = runImport('--space');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--space needs a space slug');
+  });
+
+  test('files land in the named space, and the summary says where', async () => {
+    const r = runImport('--space', 'team-docs');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(`imported ${docs} into @team-docs (as @writer): 1 created, 0 updated, 0 unchanged, 0 skipped`);
+    expect(await spacesOfBindings()).toEqual(['team-docs']);
+    // Re-importing into the same space is idempotent; the personal space is a separate target.
+    expect(runImport('--space', '@team-docs').stdout).toContain('0 created, 0 updated, 1 unchanged');
+    expect(runImport().stdout.trim()).toBe(`imported ${docs} into @writer: 1 created, 0 updated, 0 unchanged, 0 skipped`);
+    expect(await spacesOfBindings()).toEqual(['team-docs', 'writer']);
+  });
+});

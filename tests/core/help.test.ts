@@ -108,6 +108,56 @@ describe('bindery help set (CLI)', () => {
   });
 });
 
+describe('bindery help set --new, help list, help delete (CLI)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bindery-help-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('an unknown topic needs --new; list shows origins; delete restores a bundled topic or removes a new one', () => {
+    const env = { ...process.env, BINDERY_DB_URL: `file:${join(dir, 'help.db')}` };
+    const run = (args: string[]) => {
+      const r = Bun.spawnSync(['bun', join(root, 'adapters', 'cli.ts'), 'help', ...args], { env, cwd: root });
+      return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+    };
+    const file = join(dir, 'topic.md');
+    writeFileSync(file, '# On call\n\nPage the on-call model.\n');
+
+    const typo = run(['set', 'eror', file]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('no help topic "eror" (topics: ');
+    expect(typo.err).toContain('errors');
+    expect(typo.err).toContain('pass --new');
+    expect(run(['list']).out).not.toContain('eror');
+
+    const added = run(['set', 'on-call', file, '--new']);
+    expect(added.code).toBe(0);
+    expect(added.out).toContain('help topic "on-call" set');
+    expect(run(['set', 'errors', file]).code).toBe(0); // a bundled name needs no --new
+    // Once it exists, the new topic can be replaced without --new.
+    expect(run(['set', 'on-call', file]).code).toBe(0);
+
+    const listed = run(['list']).out.trim().split('\n');
+    expect(listed).toContain('on-call\tset by hand\t' + listed.find((l) => l.startsWith('on-call\t'))!.split('\t')[2] + '\tOn call');
+    expect(listed.find((l) => l.startsWith('errors\t'))).toContain('set by hand');
+    expect(listed.find((l) => l.startsWith('workflow\t'))).toContain('bundled');
+
+    expect(run(['delete', 'on-call']).out).toContain('help topic "on-call" removed');
+    expect(run(['list']).out).not.toContain('on-call');
+    const restored = run(['delete', 'errors']);
+    expect(restored.out).toContain('help topic "errors" is back to its bundled text');
+    expect(run(['list']).out.split('\n').find((l) => l.startsWith('errors\t'))).toMatch(/^errors\tbundled\t\d+ tokens\t/);
+    const again = run(['delete', 'errors']);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain('is a bundled topic');
+    const missing = run(['delete', 'nope']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('help topic nope was not found');
+    expect(run(['list', 'extra']).code).toBe(2);
+  }, 60_000);
+});
+
 describe('whoami', () => {
   test('user, spaces, tool mode and why, tokenizer, client, limits', async () => {
     const world = await createTestWorld();

@@ -1,0 +1,57 @@
+// Builds dist/ so Node (which cannot load .ts) can embed `bindery/core`, `bindery/db` and
+// `bindery/edge` with no build step of its own. Plain JavaScript on purpose: it is the package's
+// `prepare` script, and npm runs that with Node (no Bun) when someone installs Bindery from a clone or a
+// git URL. Each source file is transpiled on its own by TypeScript (a devDependency, which npm installs
+// before `prepare`), relative `.ts` imports rewritten to `.js`; no bundling, so dist/ mirrors the tree
+// and bare imports stay for Node to resolve. Only dist/core, dist/db and dist/adapters are replaced:
+// dist/worker (the Workers bundle, `bun run build:worker`) survives an install.
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist');
+const entries = ['core/index.ts', 'db/index.ts', 'adapters/edge.ts'];
+
+/** Relative imports a module names (static and literal dynamic), as repo paths. */
+function localImports(file, text) {
+  const found = [];
+  for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    found.push(relative(root, join(dirname(join(root, file)), m[1])));
+  }
+  return found;
+}
+
+// Walk from the entry points so dist/ holds what the three exports load, and nothing else.
+const files = new Set();
+const queue = [...entries];
+while (queue.length) {
+  const file = queue.pop();
+  if (files.has(file)) continue;
+  if (!file.endsWith('.ts')) throw new Error(`${file}: relative imports must name their .ts file`);
+  files.add(file);
+  queue.push(...localImports(file, readFileSync(join(root, file), 'utf8')));
+}
+
+for (const part of ['core', 'db', 'adapters']) rmSync(join(out, part), { recursive: true, force: true });
+for (const name of statSync(out, { throwIfNoEntry: false }) ? readdirSync(out) : []) {
+  if (/^chunk-.*\.js$/.test(name)) rmSync(join(out, name)); // left by the former bundled build
+}
+const compilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  verbatimModuleSyntax: false,
+  isolatedModules: true,
+  rewriteRelativeImportExtensions: true,
+  sourceMap: false,
+};
+for (const file of files) {
+  const source = readFileSync(join(root, file), 'utf8');
+  const { outputText, diagnostics } = ts.transpileModule(source, { compilerOptions, fileName: file, reportDiagnostics: true });
+  if (diagnostics?.length) throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
+  const target = join(out, file.replace(/\.ts$/, '.js'));
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, outputText);
+}
+console.log(`dist: ${files.size} modules for ${entries.map((e) => e.replace(/\.ts$/, '.js')).join(', ')}`);
