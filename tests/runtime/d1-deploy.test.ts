@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Miniflare } from 'miniflare';
 import { ROOT, freePort, httpClient } from '../adapters/targets.ts';
+import { migrations } from '../../db/migrations/bundle.ts';
 
 function run(cmd: string[]): { out: string; err: string } {
   const r = Bun.spawnSync(cmd, { cwd: ROOT, env: { ...process.env, BINDERY_DB_URL: 'file:/nonexistent/never-opened.db' } });
@@ -77,7 +78,7 @@ describe('Workers + D1 deploy from printed SQL (Miniflare)', () => {
     expect(r.status).toBe(200);
     expect(await r.json()).toMatchObject({ ok: true, db: 'ok', migrations: 'current', stateless: true });
     // --since the last tag has nothing but the (idempotent) ledger table to apply.
-    const none = run(['bun', 'adapters/cli.ts', 'migrate', '--print-sql', '--since', '0006_fts_v2']).out;
+    const none = run(['bun', 'adapters/cli.ts', 'migrate', '--print-sql', '--since', migrations[migrations.length - 1]!.tag]).out;
     await d1.batch(statements(none).map((s) => d1.prepare(s)));
   });
 

@@ -30,11 +30,11 @@ describe('embedding bindery/core, bindery/db and bindery/edge (CONTRACT §9)', (
 
   test('Node imports the built package and serves a real MCP client', async () => {
     await expectEmbeds(['node', SCRIPT]);
-  });
+  }, 30_000);
 
   test('Bun imports the TypeScript sources directly', async () => {
     await expectEmbeds(['bun', SCRIPT]);
-  });
+  }, 30_000);
 
   test('Deno imports the TypeScript sources directly', async () => {
     const why = denoUnavailable();
@@ -43,7 +43,7 @@ describe('embedding bindery/core, bindery/db and bindery/edge (CONTRACT §9)', (
       return;
     }
     await expectEmbeds([denoBinary()!, 'run', '-A', '--no-lock', SCRIPT]);
-  });
+  }, 30_000);
 });
 
 /** What the README tells a Deno embedder to write: a deno.json and a script importing the sources by file: URL. */
