@@ -10,9 +10,10 @@ const USAGE = `usage: bindery <command>
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
   keys create --user <handle>    print a new API key for the HTTP server (stored hashed)
   keys revoke <key-id>           revoke a key
+  login-link --user <handle>     print a one-time sign-in link for the web app
   help set <topic> <file>        replace a help topic from a Markdown file`;
 
-const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'help'];
+const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'login-link', 'help'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {

@@ -9,6 +9,7 @@ import { PageCache, type PageCacheStats } from './page-cache.ts';
 import { parseIndexPath, parsePagePath, servePage } from './pages.ts';
 import { json, rpcError, unauthorized, withHeaders } from './responses.ts';
 import { handleRest } from './rest.ts';
+import { handleWeb, isWebPath } from '../web/router.ts';
 
 export interface HttpAppOptions {
   deps: BinderyDeps;
@@ -74,6 +75,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const index = read ? parseIndexPath(path) : undefined;
     const isMcp = path === '/mcp';
     const isApi = path === '/api' || path.startsWith('/api/');
+    if (isWebPath(path)) return handleWeb(deps, request);
     if (!page && !index && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
     const auth = await authenticate(deps.db, request);
     if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index)) return unauthorized(auth.kind === 'bad', isMcp);
