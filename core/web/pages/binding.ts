@@ -43,10 +43,10 @@ export function diffView(a: string, b: string): Html {
 
 /** A comment, with who wrote it (a person or an assistant and its model) shown by text and style. */
 function commentItem(ctx: WebContext, c: CommentView, ownerView: boolean): Html {
-  const mine = c.author === ctx.user.caller.handle;
+  const mine = c.author === `@${ctx.user.caller.handle}`;
   return html`<article class="comment ${c.source}" aria-label="comment by ${c.author}">
-<p class="meta">${provenance(c.source, c.model)} @${c.author} · ${when(c.createdAt)}${c.version ? ` · on v${c.version}` : ''} · ${num(c.bodyTokenCount)} tokens
-${mine || ownerView ? postButton(ctx.user, `/comments/${c.id}/delete`, 'Delete', { cls: 'link', fields: { back: c.bindingId } }) : ''}</p>
+<p class="meta">${provenance(c.source, c.model)} ${c.author} · ${when(c.createdAt)}${c.version ? ` · on v${c.version}` : ''} · ${num(c.bodyTokenCount)} tokens
+${mine || ownerView ? postButton(ctx.user, `/comments/${c.id}/delete`, 'Delete', { cls: 'link' }) : ''}</p>
 <div>${trusted(renderMarkdown(c.body))}</div></article>`;
 }
 

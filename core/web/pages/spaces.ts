@@ -13,7 +13,7 @@ async function list(ctx: WebContext, error?: string): Promise<Response> {
   const f = ctx.form;
   const body = html`<h1>Spaces</h1>
 <table><thead><tr><th scope="col">Space</th><th scope="col">Name</th><th scope="col">Visibility</th><th scope="col">Your access</th><th scope="col">Bindings</th></tr></thead><tbody>
-${spaces.map((s) => html`<tr><td><a href="/?space=${s.slug}">@${s.slug}</a></td><td>${s.name}${s.personal ? ' (personal)' : ''}</td><td>${s.visibility}</td><td>${s.access}${s.access === 'owner' ? '' : html` (owner @${s.owner})`}</td><td>${num(s.bindingCount)}</td></tr>`)}
+${spaces.map((s) => html`<tr><td><a href="/?space=${s.slug}">@${s.slug}</a></td><td>${s.name}${s.personal ? ' (personal)' : ''}</td><td>${s.visibility}</td><td>${s.access}${s.access === 'owner' ? '' : html` (owner ${s.owner})`}</td><td>${num(s.bindingCount)}</td></tr>`)}
 </tbody></table>
 <h2>New space</h2><form method="post" action="/spaces">${csrfField(ctx.user)}
 <label for="slug">Slug (lowercase letters, digits and -)</label><input type="text" id="slug" name="slug" required maxlength="40" pattern="[a-z0-9][a-z0-9\\-]*[a-z0-9]" value="${f.get('slug') ?? ''}">
