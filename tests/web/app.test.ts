@@ -224,7 +224,7 @@ describe('writing', () => {
     expect((await alice.post(`/sets/${setId}/items`, { action: 'pin', bindingId: ids[0]!, version: 1 })).status).toBe(303);
     const ctx = restContext(w.deps, alice.caller);
     const set = await callTool<{ items: { id: string; pinned: boolean }[] }>(ctx, 'get_set', { id: setId });
-    expect(set.items.map((i) => i.id)).toEqual([ids[4], ids[0], ids[1], ids[2], ids[3]]);
+    expect(set.items.map((i) => i.id)).toEqual([4, 0, 1, 2, 3].map((k) => ids[k]!));
     expect(set.items[1]!.pinned).toBe(true);
     const { html } = await alice.page(`/sets/${setId}?maxTokens=900&tier=2&strategy=fill&fallback=no`);
     const packed = await callTool<{ budget: { included: { id: string }[]; omitted: { id: string }[]; usedTokens: number } }>(ctx, 'get_set_context', { setId, maxTokens: 900, tier: '2', strategy: 'fill', fallback: false });
