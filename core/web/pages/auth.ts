@@ -6,7 +6,9 @@ import { loginLinkValid, signIn, signOut } from '../session.ts';
 // Sign-in: `bindery login-link --user <handle>` prints a one-time URL. Opening it (GET) only shows a
 // button, so link-preview bots and mail scanners that fetch it do not use it up; the POST signs in.
 
-const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
+// The login URL holds its token: it must not leave in a Referer, but our own requests may carry it
+// (with no-referrer, browsers send `Origin: null` on the form post, which the Origin check refuses).
+const NO_REFERRER = { 'Referrer-Policy': 'same-origin' };
 
 /** The page a visitor sees at `/` (and on any page that needs a session). */
 export function signInPage(status = 200): Response {
