@@ -27,7 +27,7 @@ async function list(ctx: WebContext, error?: string): Promise<Response> {
 ${sets.length ? html`<ul class="list">${sets.map((s) => html`<li><a href="/sets/${s.id}"><strong>${s.name}</strong></a> <span class="meta">${s.space} · ${s.itemCount} item${s.itemCount === 1 ? '' : 's'} · updated ${when(s.updatedAt)}</span><div>${tierCosts(s.tierTokens)}</div></li>`)}</ul>` : html`<p>No sets yet.</p>`}
 <h2>New set</h2><form method="post" action="/sets">${csrfField(ctx.user)}
 <label for="name">Name</label><input type="text" id="name" name="name" required maxlength="200">
-<label for="description">Description</label><input type="text" id="description" name="description" maxlength="1000">
+<label for="description">Description</label><input type="text" id="description" name="description" maxlength="600">
 <label for="space">Space</label><select id="space" name="space">${spaces.map((s) => html`<option value="${s.slug}">@${s.slug}</option>`)}</select>
 <p><button type="submit" class="primary">Create set</button></p></form>`;
   return page(layout('Sets', ctx.user, body, { error }), error ? 400 : 200);
@@ -128,7 +128,7 @@ export const setRoutes: WebRoute[] = [
     async handle(ctx) {
       const name = (ctx.form.get('name') ?? '').trim();
       if (!name || name.length > 200) return list(ctx, 'name: must be 1 to 200 characters');
-      const description = (ctx.form.get('description') ?? '').trim().slice(0, 1000);
+      const description = (ctx.form.get('description') ?? '').trim().slice(0, 600);
       const set = await createSet(ctx.core, ctx.user.caller, { name, description: description || undefined, space: ctx.form.get('space') || undefined });
       return redirect(`/sets/${set.id}`);
     },
