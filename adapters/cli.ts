@@ -10,10 +10,11 @@ const USAGE = `usage: bindery <command>
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
   keys create --user <handle> [--print-sql]  print a new API key (stored hashed); --print-sql: SQL for D1
   keys revoke <key-id>           revoke a key
+  login-link --user <handle>     print a one-time sign-in link for the web app
   help set <topic> <file> [--new] replace a help topic from a Markdown file (--new: add one)
   help list | help delete <topic> list topics; undo a help set`;
 
-const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'help'];
+const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'login-link', 'help'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {

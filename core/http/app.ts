@@ -12,6 +12,7 @@ import { openApiDocument } from './openapi.ts';
 import { handleRest } from './rest.ts';
 import { handleOAuth } from '../oauth/router.ts';
 import { isOAuthPath, mcpResource, resourceMetadataUrl } from '../oauth/urls.ts';
+import { handleWeb, isWebPath } from '../web/router.ts';
 
 export interface HttpAppOptions {
   deps: BinderyDeps;
@@ -79,6 +80,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const index = read ? parseIndexPath(path) : undefined;
     const isMcp = path === '/mcp';
     const isApi = path === '/api' || path.startsWith('/api/');
+    if (isWebPath(path)) return handleWeb(deps, request);
     if (!page && !index && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
     // OAuth access tokens are bound to the MCP resource (RFC 8707): only /mcp accepts them.
     const auth = await authenticate(deps.db, request, isMcp ? { resource: mcpResource(deps.config), now: (deps.clock ?? Date.now)() } : undefined);

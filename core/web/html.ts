@@ -1,0 +1,45 @@
+import { escapeHtml } from '../http/markdown.ts';
+
+// Server-rendered HTML with one tagged template. Every interpolated value is escaped unless it is
+// already `Html` (built by this tag, or `trusted()` for sanitized Markdown output), so user content
+// cannot reach the page as markup by accident. A template tag and an escaper are all a few pages of
+// forms need; a component framework would add a build step and client code for no gain here.
+
+/** Markup that is safe to insert as is. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+type Value = Html | string | number | boolean | null | undefined | readonly Value[];
+
+function render(v: Value): string {
+  if (v === null || v === undefined || v === false) return '';
+  if (v instanceof Html) return v.value;
+  if (Array.isArray(v)) return v.map(render).join('');
+  return escapeHtml(String(v));
+}
+
+/** The template tag: `html\`<p>${name}</p>\`` escapes `name`; nested `html` values and arrays of them pass through. */
+export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
+  return new Html(out);
+}
+
+/** Marks already-sanitized markup (the output of renderMarkdown) as safe. Never pass user text here. */
+export function trusted(markup: string): Html {
+  return new Html(markup);
+}
+
+/** `n` with thousands separators, as people read token counts. */
+export function num(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** An ISO timestamp (or epoch ms) as `YYYY-MM-DD HH:MM` UTC. */
+export function when(t: string | number): string {
+  return new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+}

@@ -1,0 +1,27 @@
+import type { Provenance } from '../../context.ts';
+import { callTool } from '../../http/rest-tools.ts';
+import type { WebContext } from '../router.ts';
+
+/** Every write from the web app is a person's (CONTRACT §3). */
+export const HUMAN: Provenance = { source: 'human', model: null };
+
+export interface SpaceItem {
+  id: string;
+  slug: string;
+  name: string;
+  visibility: 'private' | 'public';
+  personal: boolean;
+  owner: string;
+  access: 'owner' | 'read' | 'comment';
+  bindingCount: number;
+}
+
+/** The spaces a person can read, as list_spaces shows them (first 100). */
+export async function spaceOptions(ctx: WebContext): Promise<SpaceItem[]> {
+  return (await callTool<{ spaces: SpaceItem[] }>(ctx.tools(), 'list_spaces', { limit: 100 })).spaces;
+}
+
+/** The spaces a person owns (where they may write). */
+export async function writableSpaces(ctx: WebContext): Promise<SpaceItem[]> {
+  return (await spaceOptions(ctx)).filter((s) => s.access === 'owner');
+}

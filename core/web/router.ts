@@ -1,0 +1,109 @@
+import type { BinderyDeps, ToolContext } from '../context.ts';
+import { BinderyError } from '../errors.ts';
+import { readBodyLimited } from '../http/guard.ts';
+import { restContext } from '../http/rest-tools.ts';
+import type { CoreDeps } from '../services/bindings.ts';
+import { APP_CSS, APP_JS } from './assets.ts';
+import { html } from './html.ts';
+import { layout, notFound, page } from './layout.ts';
+import { csrfOk, CSRF_FIELD, webUser, type WebUser } from './session.ts';
+import { authRoutes, signInPage } from './pages/auth.ts';
+import { bindingRoutes } from './pages/binding.ts';
+import { listRoutes } from './pages/bindings.ts';
+import { editRoutes } from './pages/edit.ts';
+import { setRoutes } from './pages/sets.ts';
+import { shareRoutes } from './pages/shares.ts';
+import { spaceRoutes } from './pages/spaces.ts';
+
+// The web app for people (issue 11): server-rendered pages over the same core services and tools as
+// MCP and REST, signed in by session cookie (session.ts). Reads go through the tools' access checks;
+// writes through core/services with provenance human. Anything a person may not read answers the one
+// 404 page. Every state change is a POST carrying the session's CSRF secret from our own Origin.
+
+/** What a page handler gets. */
+export interface WebContext {
+  deps: BinderyDeps;
+  core: CoreDeps;
+  request: Request;
+  url: URL;
+  /** The signed-in person (routes marked `public` may run without one). */
+  user: WebUser;
+  /** The posted form (POST routes only). */
+  form: URLSearchParams;
+  /** A tool context acting as this person, for reads through the tools (same checks, same packer). */
+  tools(): ToolContext;
+}
+
+export interface WebRoute {
+  method: 'GET' | 'POST';
+  path: RegExp;
+  /** Runs without a session (sign-in pages). */
+  public?: boolean;
+  handle(ctx: WebContext, match: RegExpExecArray): Promise<Response>;
+}
+
+const ROUTES: WebRoute[] = [...authRoutes, ...listRoutes, ...bindingRoutes, ...editRoutes, ...setRoutes, ...shareRoutes, ...spaceRoutes];
+
+const WEB_PATH = /^\/(?:$|login\/[^/]+$|logout$|new$|trash$|web\/app\.(?:css|js)$|(?:spaces|sets|shares|b|comments)(?:\/|$))/;
+
+/** Whether a path belongs to the web app (the dispatch in core/http/app.ts asks this first). */
+export function isWebPath(path: string): boolean {
+  return WEB_PATH.test(path);
+}
+
+const asset = (body: string, type: string) =>
+  new Response(body, { headers: { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' } });
+
+/** Serves one web-app request. */
+export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  if (path === '/web/app.css') return asset(APP_CSS, 'text/css');
+  if (path === '/web/app.js') return asset(APP_JS, 'text/javascript');
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const user = await webUser(deps, request);
+  let matched: { route: WebRoute; m: RegExpExecArray } | undefined;
+  for (const route of ROUTES) {
+    const m = route.method === method ? route.path.exec(path) : null;
+    if (m) {
+      matched = { route, m };
+      break;
+    }
+  }
+  if (!matched) {
+    const known = ROUTES.some((r) => r.path.test(path));
+    if (known) return page(layout('Not allowed', user, html`<h1>Method not allowed</h1>`), 405, { Allow: 'GET, POST' });
+    return notFound(user);
+  }
+  const { route, m } = matched;
+  if (!user && !route.public) return signInPage(401);
+  let form = new URLSearchParams();
+  if (method === 'POST') {
+    const read = await readBodyLimited(request, deps.config.http.maxBodyBytes);
+    if (!read.ok) return page(layout('Too large', user, html`<h1>Too large</h1><p>The form was over the size limit.</p>`), read.tooLarge ? 413 : 400);
+    form = new URLSearchParams(read.text);
+    // Sign-in pages check their own Origin; every other form needs the session's CSRF secret too.
+    if (user && !route.public && !csrfOk(deps, request, user, form.get(CSRF_FIELD))) {
+      return page(layout('Refused', user, html`<h1>Refused</h1><p>This form was not sent from a page of this site (or the page is stale). Go back, reload and try again.</p>`), 403);
+    }
+  }
+  const core: CoreDeps = { ...deps, now: deps.clock ?? (() => Date.now()) };
+  let tools: ToolContext | undefined;
+  const ctx: WebContext = { deps, core, request, url, user: user!, form, tools: () => (tools ??= restContext(deps, user!.caller)) };
+  try {
+    return await route.handle(ctx, m);
+  } catch (err) {
+    return errorPage(ctx, err);
+  }
+}
+
+/** Typed core errors as pages: anything not found (or not readable) is the one 404. */
+export function errorPage(ctx: WebContext, err: unknown): Response {
+  if (!(err instanceof BinderyError)) {
+    ctx.deps.log?.error('web request failed', err);
+    return page(layout('Error', ctx.user, html`<h1>Something went wrong</h1><p>Nothing was changed. Try again.</p>`), 500);
+  }
+  if (err.code === 'NOT_FOUND' && err.field !== 'user') return notFound(ctx.user);
+  const status = { FORBIDDEN: 403, CONFLICT: 409, TOO_LARGE: 413, INVALID_INPUT: 400, NOT_FOUND: 400, INTERNAL: 500 }[err.code];
+  return page(layout('Cannot do that', ctx.user, html`<h1>Cannot do that</h1><p class="error" role="alert">${err.message}</p><p><a href="/">Back to your bindings</a></p>`), status);
+}
