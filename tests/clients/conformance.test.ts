@@ -85,6 +85,45 @@ for (const transport of TRANSPORTS) {
   });
 }
 
+describe('the auth proxy is transparent', () => {
+  test('adds the key, keeps Host and Origin as sent, streams SSE before the upstream ends', async () => {
+    const seen: Record<string, string | null>[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const upstream = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch(request) {
+        seen.push({ host: request.headers.get('host'), origin: request.headers.get('origin'), auth: request.headers.get('authorization') });
+        const body = new ReadableStream<Uint8Array>({
+          async start(c) {
+            c.enqueue(new TextEncoder().encode('event: message\ndata: first\n\n'));
+            await released; // the second event (and the end) only after the client saw the first
+            c.enqueue(new TextEncoder().encode('event: message\ndata: second\n\n'));
+            c.close();
+          },
+        });
+        return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+      },
+    });
+    const proxy = authProxy(`http://127.0.0.1:${upstream.port}`, 'bdk_test');
+    try {
+      const r = await fetch(`${proxy.url}/mcp`, { headers: { Host: 'evil.example.com', Origin: 'http://evil.example.com', Accept: 'text/event-stream' } });
+      const reader = r.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const first = await Promise.race([reader.read(), Bun.sleep(5_000).then(() => ({ value: 'timeout' }))]);
+      expect(first.value).toContain('data: first');
+      release();
+      let rest = '';
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += chunk.value;
+      expect(rest).toContain('data: second');
+      expect(seen).toEqual([{ host: 'evil.example.com', origin: 'http://evil.example.com', auth: 'Bearer bdk_test' }]);
+    } finally {
+      proxy.stop();
+      upstream.stop(true);
+    }
+  });
+});
+
 describe('what the suite cannot test on stateless transports', () => {
   for (const transport of ['http-stateless', 'deno-edge'] as const) {
     test(`${transport}: concurrent POSTs (the multiple-streams check, without a session)`, async () => {

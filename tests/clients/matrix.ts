@@ -144,11 +144,21 @@ export function renderMatrix(cells: Cell[], unavailable = new Map<TransportName,
     });
     lines.push(`| ${c} | ${row.join(' | ')} |`);
   }
-  lines.push('', `| client | transport | ${STEPS.join(' | ')} | ms |`, `|---|---|${STEPS.map(() => ':-:').join('|')}|--:|`);
-  for (const cell of cells) lines.push(`| ${cell.client} | ${cell.transport} | ${STEPS.map((s) => mark(cell.steps.find((x) => x.step === s))).join(' | ')} | ${Math.round(cell.ms)} |`);
-  const notes = cells.flatMap((cell) => cell.steps.filter((s) => s.status !== 'pass' && s.detail).map((s) => `- ${cell.client} × ${cell.transport}, ${s.step} (${s.status}): ${s.detail!.replace(/\|/g, '\\|')}`));
+  lines.push('', `| client | transport | ${STEPS.join(' | ')} |`, `|---|---|${STEPS.map(() => ':-:').join('|')}|`);
+  for (const cell of cells) lines.push(`| ${cell.client} | ${cell.transport} | ${STEPS.map((s) => mark(cell.steps.find((x) => x.step === s))).join(' | ')} |`);
+  // One line per distinct (step, outcome, reason), naming the cells it applies to.
+  const groups = new Map<string, string[]>();
+  for (const cell of cells) {
+    for (const s of cell.steps) {
+      if (s.status === 'pass' || !s.detail) continue;
+      const key = `${s.step} (${s.status}): ${s.detail.replace(/\|/g, '\\|')}`;
+      groups.set(key, [...(groups.get(key) ?? []), `${cell.client} × ${cell.transport}`]);
+    }
+  }
+  const notes = [...groups].map(([key, where]) => `- ${key} — ${where.length === cells.length ? `all ${cells.length} cells` : where.join(', ')}`);
   for (const [t, why] of unavailable) notes.push(`- ${t}: not run (${why})`);
-  for (const [t, n] of inspectorWarnings) notes.push(`- inspector-cli --strict on ${t}: ${n} schema-portability warnings (legal JSON Schema, e.g. \`type: ["string","null"]\`; no error-severity problem)`);
-  if (notes.length) lines.push('', ...[...new Set(notes)]);
+  const warned = [...new Set(inspectorWarnings.values())];
+  if (warned.length) notes.push(`- inspector-cli \`--strict\`: ${warned.join('/')} schema-portability warnings on ${[...inspectorWarnings.keys()].join(', ')} (legal JSON Schema such as \`type: ["string","null"]\`; no error-severity problem, exit 0)`);
+  if (notes.length) lines.push('', ...notes);
   return lines.join('\n');
 }
