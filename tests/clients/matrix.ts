@@ -121,8 +121,11 @@ export async function runMatrix(opts: { clients?: readonly ClientName[]; transpo
     if (why) unavailable.set(t, why);
     return !why;
   });
-  const endpoints = await Promise.all(wanted.map((t) => startTransport(t)));
+  const started = await Promise.allSettled(wanted.map((t) => startTransport(t)));
+  const endpoints = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   try {
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason; // the others are stopped below
     const jobs = endpoints.flatMap((e) => clients.map((c) => () => runCell(c, e)));
     return { cells: await pool(opts.concurrency ?? 3, jobs), unavailable };
   } finally {
