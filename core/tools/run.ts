@@ -50,7 +50,7 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
 export async function executeTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<{ out: ToolOutput<unknown>; text: string; tokens: number }> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
-    const { field, message } = formatIssues(parsed.error as z.ZodError);
+    const { field, message } = formatIssues(parsed.error as z.ZodError, '', args ?? {});
     throw new BinderyError('INVALID_INPUT', `${message} (tool ${tool.name})`, field);
   }
   const out = await tool.handler(parsed.data, ctx);
