@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { createBinderyServer } from '../server.ts';
+import { watchExchanges } from './exchange.ts';
 import { rpcError } from './responses.ts';
 import { SessionStore, type SessionLimits } from './sessions.ts';
 
@@ -66,13 +67,14 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       enableJsonResponse: true,
-      onsessioninitialized: (id) => admission.register({ id, callerId: caller.id, server, transport, lastSeen: now(), inFlight: 1 }),
+      onsessioninitialized: (id) => admission.register({ id, callerId: caller.id, server, transport, lastSeen: now(), inFlight: 1, watch }),
       onsessionclosed: (id) => void sessions.end(id),
     });
     transport.onclose = () => {
       if (transport.sessionId) void sessions.end(transport.sessionId);
     };
     await server.connect(transport);
+    const watch = watchExchanges(transport);
     try {
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {
@@ -103,7 +105,10 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
       session.inFlight++;
       session.lastSeen = now();
       try {
-        return await session.transport.handleRequest(request, { parsedBody: body });
+        // DELETE ends the session's open requests first, so their POSTs are answered, not dropped.
+        if (request.method === 'DELETE') await session.watch?.endAll('the session was deleted');
+        const response = await session.transport.handleRequest(request, { parsedBody: body });
+        return request.method === 'POST' && session.watch ? await session.watch.rewrite(response, body) : response;
       } finally {
         releaseAnsweredStreams(session.transport);
         session.inFlight--;

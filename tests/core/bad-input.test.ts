@@ -168,9 +168,8 @@ describe('bad input is refused clearly and writes nothing', () => {
     expect(res.binding.contentTokenCount).toBeGreaterThan(0);
   });
 
-  test('an unknown tool is an error naming it, and the session keeps working', async () => {
-    const text = await err(client, 'no_such_tool', {});
-    expect(text).toContain('no_such_tool');
+  test('an unknown tool is a JSON-RPC error -32602 naming it, and the session keeps working', async () => {
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('no_such_tool') });
     expect((await ok(client, 'get_binding', { id })).binding.id).toBe(id);
   });
 });
