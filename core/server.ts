@@ -12,6 +12,7 @@ import { clip } from './tools/format-issues.ts';
 import { errorResult, runTool, type ToolRunObserver } from './tools/run.ts';
 import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime.ts';
 import { ensureStoredCountsOnce } from './services/prepare.ts';
+import { guardParams } from './protocol/params-guard.ts';
 
 export const SERVER_NAME = 'bindery';
 export const SERVER_VERSION = '0.2.0';
@@ -85,6 +86,12 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   // listChanged only where it can be delivered: a stateless server lives for one request. (Given in
   // the constructor, `tools` makes McpServer declare listChanged itself, so it is registered here.)
   if (options.stateless) server.registerCapabilities({ tools: {} });
+  // Malformed params get -32602 naming the field on every transport, not the SDK's zod dump.
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    guardParams(transport);
+  };
   const log = deps.log ?? { info() {}, warn() {}, error() {} };
   const now = deps.clock ?? (() => Date.now());
 

@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { createBinderyServer } from '../server.ts';
+import { batchRefusal, BATCH_PROTOCOL_VERSION } from '../protocol/batches.ts';
 import { watchExchanges } from './exchange.ts';
 import { rpcError } from './responses.ts';
 import { SessionStore, type SessionLimits } from './sessions.ts';
@@ -126,7 +127,13 @@ export function createMcpEndpoint(deps: BinderyDeps, opts: { stateless: boolean;
     sessions: inner.sessions,
     close: () => inner.close(),
     handle(request, caller, body) {
-      if (Array.isArray(body) && body.length > MAX_BATCH) return Promise.resolve(rpcError(400, -32600, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
+      if (!['GET', 'POST', 'DELETE'].includes(request.method)) return Promise.resolve(rpcError(405, -32000, `Method not allowed: ${request.method}`, { Allow: opts.stateless ? 'POST' : 'GET, POST, DELETE' }));
+      if (Array.isArray(body)) {
+        if (body.length > MAX_BATCH) return Promise.resolve(rpcError(400, -32600, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
+        // Without the header a client speaks 2025-03-26 (the Streamable HTTP rule), which had batches.
+        const refusal = batchRefusal(body, request.headers.get('mcp-protocol-version') ?? BATCH_PROTOCOL_VERSION);
+        if (refusal) return Promise.resolve(rpcError(400, -32600, refusal));
+      }
       return inner.handle(request, caller, body);
     },
   };
