@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // stdio adapter (`bun run start`): the local default. stdout carries only MCP messages; logs go to stderr.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createBinderyServer } from '../core/index.ts';
+import { LineTransport } from '../core/protocol/line-transport.ts';
 import { ensureCaller } from '../core/services/prepare.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -10,10 +10,10 @@ export async function runStdio(): Promise<void> {
   const { deps, config } = await openRuntime(process.env, { upkeep: true });
   const caller = await ensureCaller(deps, config.user);
   const server = createBinderyServer(deps, { caller });
-  // The SDK closes stdin past 10 MiB of one unread message, without an answer. Allow what the content
-  // limit may take once JSON-escaped (up to 6 bytes a byte), so an oversize argument gets its error.
-  const maxBufferSize = Math.max(32 * 2 ** 20, 6 * config.maxContentBytes + 2 ** 20);
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize });
+  // Lines up to what the content limit may take once JSON-escaped (up to 6 bytes a byte) are read,
+  // so an oversize argument gets its tool error; a longer line is skipped and answered -32600.
+  const maxLineBytes = Math.max(32 * 2 ** 20, 6 * config.maxContentBytes + 2 ** 20);
+  const transport = new LineTransport(process.stdin, process.stdout, maxLineBytes);
   transport.onclose = () => process.exit(0);
   server.server.onerror = (err) => deps.log?.error('stdio transport', err);
   await server.connect(transport);

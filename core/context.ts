@@ -56,6 +56,8 @@ export interface ToolContext {
   enableTools(names: string[]): string[];
   /** Runtime token figures of this process (`list_available_tools` reports them). */
   profiler?: import('./footprint/runtime.ts').RuntimeProfiler;
+  /** Aborted when the client cancels the call: long work checks it where that is cheap. */
+  signal?: AbortSignal;
 }
 
 export interface ToolRegistry {

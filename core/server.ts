@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config.ts';
 import type { BinderyDeps, Caller, ToolContext } from './context.ts';
 import { fail } from './errors.ts';
@@ -13,6 +13,7 @@ import { errorResult, runTool, type ToolRunObserver } from './tools/run.ts';
 import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime.ts';
 import { ensureStoredCountsOnce } from './services/prepare.ts';
 import { registerSurface } from './mcp/index.ts';
+import { guardParams } from './protocol/params-guard.ts';
 
 export const SERVER_NAME = 'bindery';
 export const SERVER_VERSION = '0.3.0';
@@ -44,6 +45,12 @@ const INSTRUCTIONS =
 let ajv: AjvJsonSchemaValidator | undefined;
 const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 
+/** What a tools/call handler is given besides the request (the SDK's RequestHandlerExtra, the parts used). */
+interface CallExtra {
+  signal: AbortSignal;
+  sendNotification(notification: ServerNotification): Promise<void>;
+}
+
 /** Longest model name recorded (the `model` argument's own limit). */
 const MODEL_CHARS = 120;
 
@@ -74,9 +81,18 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   };
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
+    { capabilities: options.stateless ? {} : { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
   );
   const server = mcp.server;
+  // listChanged only where it can be delivered: a stateless server lives for one request. (Given in
+  // the constructor, `tools` makes McpServer declare listChanged itself, so it is registered here.)
+  if (options.stateless) server.registerCapabilities({ tools: {} });
+  // Malformed params get -32602 naming the field on every transport, not the SDK's zod dump.
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    guardParams(transport);
+  };
   const log = deps.log ?? { info() {}, warn() {}, error() {} };
   const now = deps.clock ?? (() => Date.now());
 
@@ -118,36 +134,52 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     tools: registry,
     invoke: (name, args) => call(name, args),
     profiler,
-    enableTools: (names) => {
-      const added = session.enable(names);
-      if (added.length) void server.sendToolListChanged().catch((e) => log.warn('tools/list_changed not sent', e));
-      return added;
-    },
+    enableTools: (names) => enable(names, () => server.sendToolListChanged()),
   };
 
-  async function call(name: string, args: unknown): Promise<CallToolResult> {
+  const unknownTool = (name: unknown) => `no tool named "${clip(String(name))}"; search_tools finds tools by what they do`;
+
+  /**
+   * Runs a tool as this session. `request` is the tools/call being answered: its signal stops work
+   * when the client cancels, and tools/list_changed goes out in its context (over HTTP, on that call's
+   * own response), so a client with no standalone stream still hears of it.
+   */
+  async function call(name: string, args: unknown, request?: CallExtra): Promise<CallToolResult> {
     identify();
     const tool = registry.get(name);
-    if (!tool || !session.callable(tool)) {
-      return errorResult(fail.invalid('name', `no tool named "${clip(String(name))}"; search_tools finds tools by what they do`), ctx);
-    }
+    if (!tool || !session.callable(tool)) return errorResult(fail.invalid('name', unknownTool(name)), ctx);
+    const callCtx: ToolContext = request
+      ? { ...ctx, signal: request.signal, enableTools: (names) => enable(names, () => request.sendNotification({ method: 'notifications/tools/list_changed' })) }
+      : ctx;
     try {
       await ensureStoredCountsOnce({ db: deps.db, tokens: deps.tokens, config: deps.config, now });
     } catch (err) {
       return errorResult(err, ctx);
     }
     if (session.mode === 'lazy' && tool.category !== 'proxy') {
-      if (!session.listed().some((t) => t.name === name)) ctx.enableTools([name]);
+      if (!session.listed().some((t) => t.name === name)) callCtx.enableTools([name]);
       else session.touch(name);
     }
-    return runTool(tool, args, ctx, observe);
+    return runTool(tool, args, callCtx, observe);
+  }
+
+  function enable(names: string[], notify: () => Promise<void>): string[] {
+    const added = session.enable(names);
+    if (added.length) void notify().catch((e) => log.warn('tools/list_changed not sent', e));
+    return added;
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     identify();
     return { tools: session.listed().map(toolListEntry) };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => call(request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // A name no session could call is a protocol error (-32602); inside invoke_tool it stays a tool error.
+    identify();
+    const tool = registry.get(request.params.name);
+    if (!tool || !session.callable(tool)) throw new McpError(ErrorCode.InvalidParams, unknownTool(request.params.name));
+    return call(request.params.name, request.params.arguments, extra);
+  });
   // Resources, prompts, completions and logging (core/mcp/): after ctx exists, as they read through it.
   registerSurface(mcp, ctx, { stateless: !!options.stateless });
   return mcp;

@@ -24,7 +24,7 @@ export async function main(args: string[]): Promise<number> {
     const lock = buildLock(tools, tokens, config);
     writeFileSync(file, serializeLock(lock));
     const s = lock.summary;
-    console.log(`wrote ${file}: ${s.tools} tools, ${s.definitionTokens} definition tokens (${lock.tokenizer}), overall risk ${s.overallRisk}`);
+    console.log(`wrote ${file}: ${s.tools} tools, ${s.modelTokens} model-visible definition tokens, ${s.definitionTokens} as full tools/list entries (${lock.tokenizer}); response risk ${s.overallRisk}`);
     return 0;
   }
   if (!existsSync(file)) {

@@ -7,6 +7,9 @@ import { oneLineDescription } from './search.ts';
 
 /** Context cost of a tool or a group: exact tokens and share of all real tools (percent, 2 decimals). */
 export interface ContextInfo {
+  /** Name, description and input schema: what clients put in the model's context. */
+  modelTokens: number;
+  /** The whole tools/list entry (with the output schema); `percentTotal` is its share. */
   tokens: number;
   percentTotal: number | null;
 }
@@ -23,6 +26,7 @@ export interface CatalogTool {
 /** Every real tool (what eager mode lists) measured and profiled, grouped by category. */
 export interface Catalog {
   tokenizer: string;
+  totalModelTokens: number;
   totalTokens: number;
   tools: CatalogTool[];
   byName: Map<string, CatalogTool>;
@@ -47,7 +51,8 @@ export function catalogOf(all: readonly AnyTool[], tokens: TokenCounter, config:
   const known = perList.get(key);
   if (known) return known;
   const real = all.filter((t) => t.category !== 'proxy');
-  const costs = real.map((t) => definitionCost(t, tokens).tokens);
+  const full = real.map((t) => definitionCost(t, tokens));
+  const costs = full.map((c) => c.tokens);
   const total = costs.reduce((a, b) => a + b, 0);
   const profiles = real.map((t) => staticProfile(t, config));
   const tools: CatalogTool[] = real.map((t, i) => {
@@ -57,7 +62,7 @@ export function catalogOf(all: readonly AnyTool[], tokens: TokenCounter, config:
       title: t.title,
       category: t.category,
       description: oneLineDescription(t.description),
-      context: { tokens: costs[i]!, percentTotal: percentOf(costs[i]!, total) },
+      context: { modelTokens: full[i]!.modelTokens, tokens: costs[i]!, percentTotal: percentOf(costs[i]!, total) },
       profile,
     };
   });
@@ -65,10 +70,12 @@ export function catalogOf(all: readonly AnyTool[], tokens: TokenCounter, config:
   for (const t of tools) groups.set(t.category, [...(groups.get(t.category) ?? []), t]);
   const categories = [...groups].map(([category, list]) => {
     const sum = list.reduce((n, t) => n + t.context.tokens, 0);
-    return { category, context: { tokens: sum, percentTotal: percentOf(sum, total) }, tools: list };
+    const model = list.reduce((n, t) => n + t.context.modelTokens, 0);
+    return { category, context: { modelTokens: model, tokens: sum, percentTotal: percentOf(sum, total) }, tools: list };
   });
   const catalog: Catalog = {
     tokenizer: tokens.encoding,
+    totalModelTokens: full.reduce((n, c) => n + c.modelTokens, 0),
     totalTokens: total,
     tools,
     byName: new Map(tools.map((t) => [t.name, t])),

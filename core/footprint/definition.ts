@@ -4,14 +4,19 @@ import type { AnyTool } from '../tools/define.ts';
 import { toolListEntry } from '../tools/listing.ts';
 import { sha256Hex } from './hash.ts';
 
-/** What one tool costs in context before any call: tokens of its `tools/list` entry, and the entry's hash. */
+/**
+ * What one tool costs in context before any call. `modelTokens`: what clients put in the model's
+ * context (name, description, input schema); `tokens`: the whole `tools/list` entry (title, output
+ * schema and annotations too), what the wire carries. `hash` is the entry's.
+ */
 export interface DefinitionCost {
   name: string;
   hash: string;
+  modelTokens: number;
   tokens: number;
 }
 
-const byTool = new WeakMap<AnyTool, { json: string; hash: string }>();
+const byTool = new WeakMap<AnyTool, { json: string; hash: string; model: string }>();
 /** Counts keyed by `<encoding>:<definition hash>`: a changed definition is a new key, never a stale count. */
 const byHash = new Map<string, number>();
 
@@ -20,22 +25,28 @@ export function entryJson(entry: Tool): string {
   return JSON.stringify(entry);
 }
 
+/** The part of an entry a client shows the model: name, description, input schema (as JSON). */
+export function modelJson(entry: Tool): string {
+  return JSON.stringify({ name: entry.name, description: entry.description, inputSchema: entry.inputSchema });
+}
+
 /** Token count of any `tools/list` entry (another server's, too) with the given counter. */
 export function countEntry(entry: Tool, tokens: TokenCounter): DefinitionCost {
   const json = entryJson(entry);
   const hash = sha256Hex(json);
-  return { name: entry.name, hash, tokens: cachedCount(hash, json, tokens) };
+  return { name: entry.name, hash, modelTokens: cachedCount(`model:${hash}`, modelJson(entry), tokens), tokens: cachedCount(hash, json, tokens) };
 }
 
 /** Token cost of a Bindery tool's definition, cached per definition hash and tokenizer. */
 export function definitionCost(tool: AnyTool, tokens: TokenCounter): DefinitionCost {
   let known = byTool.get(tool);
   if (!known) {
-    const json = entryJson(toolListEntry(tool));
-    known = { json, hash: sha256Hex(json) };
+    const entry = toolListEntry(tool);
+    const json = entryJson(entry);
+    known = { json, hash: sha256Hex(json), model: modelJson(entry) };
     byTool.set(tool, known);
   }
-  return { name: tool.name, hash: known.hash, tokens: cachedCount(known.hash, known.json, tokens) };
+  return { name: tool.name, hash: known.hash, modelTokens: cachedCount(`model:${known.hash}`, known.model, tokens), tokens: cachedCount(known.hash, known.json, tokens) };
 }
 
 function cachedCount(hash: string, json: string, tokens: TokenCounter): number {
@@ -48,7 +59,12 @@ function cachedCount(hash: string, json: string, tokens: TokenCounter): number {
   return n;
 }
 
-/** Sum of definition tokens of some tools. */
+/** Sum of definition tokens of some tools (whole entries). */
 export function definitionTokens(tools: readonly AnyTool[], tokens: TokenCounter): number {
   return tools.reduce((n, t) => n + definitionCost(t, tokens).tokens, 0);
+}
+
+/** Sum of model-visible definition tokens of some tools. */
+export function modelDefinitionTokens(tools: readonly AnyTool[], tokens: TokenCounter): number {
+  return tools.reduce((n, t) => n + definitionCost(t, tokens).modelTokens, 0);
 }

@@ -13,6 +13,9 @@ export const GROWTH_LIMIT = 0.2;
 export interface LockedTool {
   category: string;
   hash: string;
+  /** Name, description and input schema: what clients put in the model's context. */
+  modelTokens: number;
+  /** The whole tools/list entry (with the output schema). */
   definitionTokens: number;
   bound: ResponseBound['kind'];
   bounded: boolean;
@@ -28,7 +31,7 @@ export interface LockFile {
   tokenizer: string;
   riskThresholds: RiskThresholds;
   maxResponseTokens: number;
-  summary: { tools: number; definitionTokens: number; overallRisk: Risk; unboundedTools: string[]; criticalTools: string[] };
+  summary: { tools: number; modelTokens: number; definitionTokens: number; overallRisk: Risk; unboundedTools: string[]; criticalTools: string[] };
   tools: Record<string, LockedTool>;
 }
 
@@ -48,13 +51,16 @@ export function buildLock(tools: readonly AnyTool[], tokens: TokenCounter, confi
   const entries: Record<string, LockedTool> = {};
   const profiles = tools.map((t) => staticProfile(t, config));
   let definitionTokens = 0;
+  let modelTokens = 0;
   tools.forEach((tool, i) => {
     const cost = definitionCost(tool, tokens);
     const p = profiles[i]!;
     definitionTokens += cost.tokens;
+    modelTokens += cost.modelTokens;
     entries[tool.name] = {
       category: tool.category,
       hash: cost.hash,
+      modelTokens: cost.modelTokens,
       definitionTokens: cost.tokens,
       bound: p.bound,
       bounded: p.bounded,
@@ -69,7 +75,7 @@ export function buildLock(tools: readonly AnyTool[], tokens: TokenCounter, confi
     tokenizer: tokens.encoding,
     riskThresholds: { ...config.riskThresholds },
     maxResponseTokens: config.maxResponseTokens,
-    summary: { tools: tools.length, definitionTokens, overallRisk: s.overallRisk, unboundedTools: s.unboundedTools, criticalTools: s.criticalTools },
+    summary: { tools: tools.length, modelTokens, definitionTokens, overallRisk: s.overallRisk, unboundedTools: s.unboundedTools, criticalTools: s.criticalTools },
     tools: entries,
   };
 }
@@ -133,13 +139,15 @@ export function diffLock(locked: LockFile, current: LockFile): LockChange[] {
       add(name, 'SAFE', `worst case ${was.worstCaseTokens} → ${now.worstCaseTokens} tokens (risk still ${now.risk})`);
     }
     const growth = was.definitionTokens ? (now.definitionTokens - was.definitionTokens) / was.definitionTokens : 0;
-    const sizes = `${was.definitionTokens} → ${now.definitionTokens} tokens (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%)`;
+    // The whole entry decides the growth rule; the model-visible change is named beside it (absent in older locks).
+    const model = was.modelTokens === undefined ? '' : `; model-visible ${was.modelTokens} → ${now.modelTokens}`;
+    const sizes = `${was.definitionTokens} → ${now.definitionTokens} tokens (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%${model})`;
     if (growth > GROWTH_LIMIT) add(name, 'RISKY', `definition grew ${sizes}`);
     else if (was.hash !== now.hash) add(name, 'SAFE', `definition changed: ${sizes}`);
     if (was.category !== now.category) add(name, 'SAFE', `category ${was.category} → ${now.category}`);
   }
   for (const name of Object.keys(current.tools)) {
-    if (!locked.tools[name]) add(name, 'SAFE', `tool added (${current.tools[name]!.definitionTokens} definition tokens, risk ${current.tools[name]!.risk})`);
+    if (!locked.tools[name]) add(name, 'SAFE', `tool added (${current.tools[name]!.modelTokens} model-visible / ${current.tools[name]!.definitionTokens} tools/list tokens, risk ${current.tools[name]!.risk})`);
   }
   return changes.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
 }
@@ -147,13 +155,14 @@ export function diffLock(locked: LockFile, current: LockFile): LockChange[] {
 /** A readable drift report for `bindery lock --check`. */
 export function formatLockCheck(changes: readonly LockChange[], current: LockFile, file = LOCKFILE_NAME): string {
   const s = current.summary;
+  const size = `${s.tools} tools, ${s.modelTokens} model-visible definition tokens (name, description, input schema), ${s.definitionTokens} as full tools/list entries (${current.tokenizer})`;
   if (changes.length === 0) {
-    return `${file} matches the tool surface: ${s.tools} tools, ${s.definitionTokens} definition tokens (${current.tokenizer}), overall risk ${s.overallRisk}.\n`;
+    return `${file} matches the lock: ${size}. Response risk (worst case of declared bounds, not a drift): ${s.overallRisk}.\n`;
   }
   const count = (sev: Severity) => changes.filter((c) => c.severity === sev).length;
   const width = Math.max(...changes.map((c) => c.tool.length));
   const lines = [
-    `${file} is out of date: ${changes.length} change${changes.length === 1 ? '' : 's'} (${SEVERITIES.map((v) => `${count(v)} ${v}`).join(', ')})`,
+    `${file} is out of date: ${changes.length} change${changes.length === 1 ? '' : 's'} (${SEVERITIES.map((v) => `${count(v)} ${v}`).join(', ')}); now ${size}`,
     '',
     ...changes.map((c) => `  ${c.severity.padEnd(8)}  ${c.tool.padEnd(width)}  ${c.change}`),
     '',

@@ -12,6 +12,9 @@ export const PROXY_FRONT = ['list_tool_categories', 'search_tools', 'invoke_tool
 export interface MeasuredTool {
   name: string;
   category: string;
+  /** Name, description and input schema: what clients put in the model's context. */
+  modelTokens: number;
+  /** The whole tools/list entry (output schema, title, annotations too). */
   tokens: number;
   percent: number;
 }
@@ -21,14 +24,15 @@ export interface MeasureReport {
   server: { name: string; version: string } | null;
   tokenizer: string;
   toolCount: number;
+  totalModelTokens: number;
   totalTokens: number;
   tools: MeasuredTool[];
   categories: { category: string; tools: number; tokens: number; percent: number }[];
   largest: MeasuredTool[];
   modes: {
-    eager: { tokens: number; tools: number };
-    lazy: { tokens: number; tools: string[]; reduction: number };
-    proxy: { tokens: number; tools: string[]; reduction: number };
+    eager: { modelTokens: number; tokens: number; tools: number };
+    lazy: { modelTokens: number; tokens: number; tools: string[]; reduction: number };
+    proxy: { modelTokens: number; tokens: number; tools: string[]; reduction: number };
   };
 }
 
@@ -45,7 +49,11 @@ const pct = (part: number, whole: number) => (whole ? Math.round((part / whole) 
 
 /** Counts every definition exactly and rolls the counts up (pure; the caller supplies the entries). */
 export function measureTools(input: MeasureInput, tokens: TokenCounter): MeasureReport {
-  const counted = input.tools.map((t) => ({ name: t.entry.name, category: t.category, tokens: countEntry(t.entry, tokens).tokens }));
+  const counted = input.tools.map((t) => {
+    const cost = countEntry(t.entry, tokens);
+    return { name: t.entry.name, category: t.category, modelTokens: cost.modelTokens, tokens: cost.tokens };
+  });
+  const totalModel = counted.reduce((n, t) => n + t.modelTokens, 0);
   const total = counted.reduce((n, t) => n + t.tokens, 0);
   const tools = counted.map((t) => ({ ...t, percent: pct(t.tokens, total) }));
   const groups = new Map<string, { tools: number; tokens: number }>();
@@ -55,21 +63,22 @@ export function measureTools(input: MeasureInput, tokens: TokenCounter): Measure
     g.tokens += t.tokens;
     groups.set(t.category, g);
   }
-  const sum = (entries: Tool[]) => entries.reduce((n, e) => n + countEntry(e, tokens).tokens, 0);
+  const sum = (entries: Tool[], key: 'tokens' | 'modelTokens' = 'tokens') => entries.reduce((n, e) => n + countEntry(e, tokens)[key], 0);
   const lazy = sum(input.lazy);
   const proxy = sum(input.proxy);
   return {
     server: input.server ?? null,
     tokenizer: tokens.encoding,
     toolCount: tools.length,
+    totalModelTokens: totalModel,
     totalTokens: total,
     tools,
     categories: [...groups].map(([category, g]) => ({ category, ...g, percent: pct(g.tokens, total) })),
     largest: [...tools].sort((a, b) => b.tokens - a.tokens).slice(0, 5),
     modes: {
-      eager: { tokens: total, tools: tools.length },
-      lazy: { tokens: lazy, tools: input.lazy.map((e) => e.name), reduction: total ? pct(total - lazy, total) : 0 },
-      proxy: { tokens: proxy, tools: input.proxy.map((e) => e.name), reduction: total ? pct(total - proxy, total) : 0 },
+      eager: { modelTokens: totalModel, tokens: total, tools: tools.length },
+      lazy: { modelTokens: sum(input.lazy, 'modelTokens'), tokens: lazy, tools: input.lazy.map((e) => e.name), reduction: total ? pct(total - lazy, total) : 0 },
+      proxy: { modelTokens: sum(input.proxy, 'modelTokens'), tokens: proxy, tools: input.proxy.map((e) => e.name), reduction: total ? pct(total - proxy, total) : 0 },
     },
   };
 }
@@ -113,12 +122,12 @@ export function formatMeasureReport(r: MeasureReport): string {
   const out = [
     `# Tool definition footprint: ${title}`,
     '',
-    `${r.toolCount} tools, ${n(r.totalTokens)} tokens in tools/list (${r.tokenizer}, exact count of each definition's JSON).`,
+    `${r.toolCount} tools, ${n(r.totalModelTokens)} model-visible tokens (name, description and input schema: what clients put in the model's context), ${n(r.totalTokens)} tokens as full tools/list entries (with output schemas) (${r.tokenizer}, exact counts of the JSON).`,
     '',
-    '| tool | group | tokens | % |',
-    '|---|---|---:|---:|',
-    ...r.tools.map((t) => `| ${t.name} | ${t.category} | ${n(t.tokens)} | ${t.percent.toFixed(2)} |`),
-    `| **total** | | **${n(r.totalTokens)}** | **100.00** |`,
+    '| tool | group | model-visible tokens | tools/list entry tokens | % of entries |',
+    '|---|---|---:|---:|---:|',
+    ...r.tools.map((t) => `| ${t.name} | ${t.category} | ${n(t.modelTokens)} | ${n(t.tokens)} | ${t.percent.toFixed(2)} |`),
+    `| **total** | | **${n(r.totalModelTokens)}** | **${n(r.totalTokens)}** | **100.00** |`,
     '',
     '| group | tools | tokens | % |',
     '|---|---:|---:|---:|',
@@ -126,11 +135,11 @@ export function formatMeasureReport(r: MeasureReport): string {
     '',
     `Largest: ${r.largest.map((t) => `${t.name} (${n(t.tokens)})`).join(', ') || 'none'}`,
     '',
-    '| mode | tools/list tokens | vs eager | listed |',
-    '|---|---:|---:|---|',
-    `| eager | ${n(r.modes.eager.tokens)} | — | all ${r.modes.eager.tools} |`,
-    `| lazy | ${n(r.modes.lazy.tokens)} | ${signed(r.modes.lazy.reduction)} | ${r.modes.lazy.tools.join(', ')} |`,
-    `| proxy | ${n(r.modes.proxy.tokens)} | ${signed(r.modes.proxy.reduction)} | ${r.modes.proxy.tools.join(', ')} |`,
+    '| mode | model-visible tokens | tools/list tokens | vs eager | listed |',
+    '|---|---:|---:|---:|---|',
+    `| eager | ${n(r.modes.eager.modelTokens)} | ${n(r.modes.eager.tokens)} | — | all ${r.modes.eager.tools} |`,
+    `| lazy | ${n(r.modes.lazy.modelTokens)} | ${n(r.modes.lazy.tokens)} | ${signed(r.modes.lazy.reduction)} | ${r.modes.lazy.tools.join(', ')} |`,
+    `| proxy | ${n(r.modes.proxy.modelTokens)} | ${n(r.modes.proxy.tokens)} | ${signed(r.modes.proxy.reduction)} | ${r.modes.proxy.tools.join(', ')} |`,
   ];
   return `${out.join('\n')}\n`;
 }

@@ -107,20 +107,24 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       return pages.stats;
     },
     async fetch(request) {
+      const url = new URL(request.url);
+      // Every error body on /mcp is JSON-RPC shaped ({jsonrpc, id: null, error}): MCP clients parse it.
+      const isMcp = url.pathname === '/mcp';
       // OAuth (core/oauth) answers its own paths: its own CORS, Host check and error shapes.
-      const oauthUrl = new URL(request.url);
-      if (isOAuthPath(oauthUrl.pathname)) return handleOAuth(deps, request, oauthUrl);
+      if (isOAuthPath(url.pathname)) return handleOAuth(deps, request, url);
       const refused = checkHostAndOrigin(http, request);
-      if (refused) return json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
+      if (refused) return isMcp ? rpcError(403, -32000, `Forbidden: ${refused}`) : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
       const cors = corsHeaders(http, request);
       if (request.method === 'OPTIONS') {
-        return Object.keys(cors).length ? new Response(null, { status: 204, headers: cors }) : new Response(null, { status: 405, headers: { Allow: 'GET, POST, PATCH, DELETE' } });
+        if (Object.keys(cors).length) return new Response(null, { status: 204, headers: cors });
+        const allow = { Allow: 'GET, POST, PATCH, DELETE' };
+        return isMcp ? rpcError(405, -32000, 'Method not allowed: OPTIONS (CORS is off; BINDERY_CORS_ORIGINS)', allow) : new Response(null, { status: 405, headers: allow });
       }
       try {
-        return withHeaders(await route(request, new URL(request.url)), cors);
+        return withHeaders(await route(request, url), cors);
       } catch (err) {
         log?.error('HTTP request failed', err);
-        return withHeaders(json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
+        return withHeaders(isMcp ? rpcError(500, -32603, 'Internal error') : json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
       }
     },
     async close() {

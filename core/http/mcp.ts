@@ -2,6 +2,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { createBinderyServer } from '../server.ts';
+import { batchRefusal, BATCH_PROTOCOL_VERSION } from '../protocol/batches.ts';
+import { watchExchanges } from './exchange.ts';
 import { rpcError } from './responses.ts';
 import { SessionStore, type SessionLimits } from './sessions.ts';
 
@@ -66,13 +68,14 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       enableJsonResponse: true,
-      onsessioninitialized: (id) => admission.register({ id, callerId: caller.id, server, transport, lastSeen: now(), inFlight: 1 }),
+      onsessioninitialized: (id) => admission.register({ id, callerId: caller.id, server, transport, lastSeen: now(), inFlight: 1, watch }),
       onsessionclosed: (id) => void sessions.end(id),
     });
     transport.onclose = () => {
       if (transport.sessionId) void sessions.end(transport.sessionId);
     };
     await server.connect(transport);
+    const watch = watchExchanges(transport);
     try {
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {
@@ -103,7 +106,10 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
       session.inFlight++;
       session.lastSeen = now();
       try {
-        return await session.transport.handleRequest(request, { parsedBody: body });
+        // DELETE ends the session's open requests first, so their POSTs are answered, not dropped.
+        if (request.method === 'DELETE') await session.watch?.endAll('the session was deleted');
+        const response = await session.transport.handleRequest(request, { parsedBody: body });
+        return request.method === 'POST' && session.watch ? await session.watch.rewrite(response, body) : response;
       } finally {
         releaseAnsweredStreams(session.transport);
         session.inFlight--;
@@ -121,7 +127,13 @@ export function createMcpEndpoint(deps: BinderyDeps, opts: { stateless: boolean;
     sessions: inner.sessions,
     close: () => inner.close(),
     handle(request, caller, body) {
-      if (Array.isArray(body) && body.length > MAX_BATCH) return Promise.resolve(rpcError(400, -32600, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
+      if (!['GET', 'POST', 'DELETE'].includes(request.method)) return Promise.resolve(rpcError(405, -32000, `Method not allowed: ${request.method}`, { Allow: opts.stateless ? 'POST' : 'GET, POST, DELETE' }));
+      if (Array.isArray(body)) {
+        if (body.length > MAX_BATCH) return Promise.resolve(rpcError(400, -32600, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
+        // Without the header a client speaks 2025-03-26 (the Streamable HTTP rule), which had batches.
+        const refusal = batchRefusal(body, request.headers.get('mcp-protocol-version') ?? BATCH_PROTOCOL_VERSION);
+        if (refusal) return Promise.resolve(rpcError(400, -32600, refusal));
+      }
       return inner.handle(request, caller, body);
     },
   };

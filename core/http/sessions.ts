@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { ExchangeWatch } from './exchange.ts';
 
 export interface Session {
   id: string;
@@ -9,6 +10,8 @@ export interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   lastSeen: number;
   inFlight: number;
+  /** The session's open requests: ended with "Request cancelled" when the session ends. */
+  watch?: ExchangeWatch;
 }
 
 export interface SessionLimits {
@@ -104,6 +107,8 @@ export class SessionStore {
     const s = this.byId.get(id);
     if (!s) return;
     this.remove(s);
+    // Requests still open would otherwise never be answered: their POSTs would hang past the session.
+    await s.watch?.endAll('the session ended');
     await s.server.close().catch(() => {});
   }
 
@@ -160,7 +165,7 @@ export class SessionStore {
   /** Ends a session now (its place is free at once); its server closes in the background. */
   private drop(s: Session): void {
     this.remove(s);
-    void s.server.close().catch(() => {});
+    void (s.watch?.endAll('the session ended') ?? Promise.resolve()).then(() => s.server.close()).catch(() => {});
   }
 
   private remove(s: Session): void {

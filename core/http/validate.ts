@@ -6,7 +6,7 @@ import { formatIssues } from '../tools/format-issues.ts';
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const { field, message } = formatIssues(parsed.error as z.ZodError);
+    const { field, message } = formatIssues(parsed.error as z.ZodError, '', value);
     throw new BinderyError('INVALID_INPUT', message, field);
   }
   return parsed.data;

@@ -14,6 +14,11 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
  * Drops what costs tokens and tells a client nothing: zod's ±MAX_SAFE_INTEGER bounds on `.int()`,
  * and (in output schemas, which describe what the server sends) `additionalProperties: false`.
  * Input schemas keep `additionalProperties: false`: unknown arguments are refused by name.
+ *
+ * It also writes the two forms portable clients (and MCP Inspector `--strict`) warn about in their
+ * portable spelling: a `type` array (zod's nullable, `["string","null"]`) becomes `anyOf` branches of
+ * one type each, and an empty `additionalProperties: {}` (a record of anything; "anything" is the
+ * default) is left out.
  */
 function trim(node: unknown, output: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => trim(n, output));
@@ -22,9 +27,18 @@ function trim(node: unknown, output: boolean): unknown {
   for (const [key, value] of Object.entries(node)) {
     if ((key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
     if (output && key === 'additionalProperties' && value === false) continue;
+    if (key === 'additionalProperties' && isEmptySchema(value)) continue;
+    if (key === 'type' && Array.isArray(value)) {
+      out.anyOf = value.map((type) => ({ type }));
+      continue;
+    }
     out[key] = trim(value, output);
   }
   return out;
+}
+
+function isEmptySchema(value: unknown): boolean {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
 /** Exactly what `tools/list` sends for a tool (computed once per definition). */

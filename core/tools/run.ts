@@ -35,6 +35,8 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
       _meta: { context: { response: { tokens }, ...out.meta } },
     };
   } catch (err) {
+    // A cancelled call is not a failure to log; its result is dropped by the SDK, unsent.
+    if (ctx.signal?.aborted) return { content: [{ type: 'text', text: 'Request cancelled.' }], isError: true, _meta: { context: { response: { tokens: 0 } } } };
     result = await errorResult(err, ctx);
   }
   const tokens = (result._meta as { context: { response: { tokens: number } } }).context.response.tokens;
@@ -48,12 +50,16 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
  * Failures are thrown as the typed errors the one mapper turns into results (or HTTP statuses).
  */
 export async function executeTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<{ out: ToolOutput<unknown>; text: string; tokens: number }> {
+  ctx.signal?.throwIfAborted();
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
-    const { field, message } = formatIssues(parsed.error as z.ZodError);
+    const { field, message } = formatIssues(parsed.error as z.ZodError, '', args ?? {});
     throw new BinderyError('INVALID_INPUT', `${message} (tool ${tool.name})`, field);
   }
+  ctx.signal?.throwIfAborted();
   const out = await tool.handler(parsed.data, ctx);
+  // A cancelled call's answer is never sent: skip counting and joining its text.
+  ctx.signal?.throwIfAborted();
   if (out.forward) return { out, text: '', tokens: 0 };
   return { out, ...(await cappedText(out.pieces, ctx)) };
 }

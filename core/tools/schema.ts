@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Tier } from '../budget/tier.ts';
 
 /**
  * A string that is stored exactly as sent: lone UTF-16 surrogates (stored as U+FFFD) and NUL
@@ -11,8 +12,13 @@ export const text = () =>
     .refine((s) => s.isWellFormed(), { message: 'must be valid Unicode text (it contains a lone UTF-16 surrogate)' })
     .refine((s) => !s.includes('\u0000'), { message: 'must not contain NUL characters (U+0000)' });
 
+/**
+ * A tier as the string "1", "1.5", "2" or the same number (generic clients and the MCP Inspector send
+ * numbers); handlers always see the string. The listed schema is one `enum` of both spellings.
+ */
 export const tierSchema = z
-  .enum(['1', '1.5', '2'], { message: 'must be "1" (summary), "1.5" (+ preview) or "2" (full content)' })
+  .literal(['1', '1.5', '2', 1, 1.5, 2], { message: 'must be "1" (summary), "1.5" (+ preview) or "2" (full content)' })
+  .transform((t) => String(t) as Tier)
   .describe('"1" summary (~300 tokens), "1.5" + 500-char preview, "2" full content');
 
 export const idOf = (prefix: string, what: string) =>

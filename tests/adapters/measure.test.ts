@@ -48,10 +48,11 @@ describe('measure another MCP server', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toContain('# Tool definition footprint: memory-server');
-    for (const name of MEMORY_TOOLS) expect(r.out).toMatch(new RegExp(`\\| ${name} \\| memory-server \\| \\d+ \\| \\d+\\.\\d\\d \\|`));
+    // Model-visible tokens (name, description, input schema) first, then the whole entry.
+    for (const name of MEMORY_TOOLS) expect(r.out).toMatch(new RegExp(`\\| ${name} \\| memory-server \\| \\d+ \\| \\d+ \\| \\d+\\.\\d\\d \\|`));
     expect(r.out).toContain('9 tools');
-    expect(r.out).toMatch(/\| lazy \| \d+ \| −\d+\.\d% \| search_tools \|/);
-    expect(r.out).toMatch(/\| proxy \| [\d,]+ \| [−+]\d+\.\d% \| list_tool_categories, search_tools, invoke_tool \|/);
+    expect(r.out).toMatch(/\| lazy \| \d+ \| \d+ \| −\d+\.\d% \| search_tools \|/);
+    expect(r.out).toMatch(/\| proxy \| [\d,]+ \| [\d,]+ \| [−+]\d+\.\d% \| list_tool_categories, search_tools, invoke_tool \|/);
     expect(r.out).toContain('Largest: ');
   });
 

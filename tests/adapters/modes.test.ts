@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createBinderyServer, createRegistry, DEFAULT_CONFIG } from '../../core/index.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { PROXY_LISTED } from '../../core/modes/session.ts';
@@ -124,7 +124,8 @@ describe('lazy mode over stdio', () => {
   });
 
   test('proxy-only tools are not callable outside proxy mode', async () => {
-    expect(await err(s.client, 'invoke_tool', { name: 'get_binding', arguments: {} })).toContain('no tool named "invoke_tool"');
+    // Not callable in this session is unknown here: a protocol error, as for any unknown name.
+    await expect(s.client.callTool({ name: 'invoke_tool', arguments: { name: 'get_binding', arguments: {} } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('no tool named "invoke_tool"') });
   });
 });
 
@@ -285,8 +286,7 @@ describe('session rules (in memory)', () => {
     // CONTRACT §4: 29 tools once every issue's tools exist (the proxy pair is extra).
     const expected = registry.all.length === 31 ? 29 : registry.all.filter((t) => t.category !== 'proxy').length;
     expect(names).toHaveLength(expected);
-    const r = (await s.client.callTool({ name: 'list_tool_categories', arguments: {} })) as CallToolResult;
-    expect(r.isError).toBe(true);
+    await expect(s.client.callTool({ name: 'list_tool_categories', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await s.close();
   });
 });

@@ -69,7 +69,7 @@ describe('bad input is refused clearly and writes nothing', () => {
       { what: 'malformed id (wrong prefix)', tool: 'update_binding', args: { id: 'set_0123456789abcdef', content: 'x' }, field: 'id' },
       { what: 'malformed id in a list', tool: 'get_bindings', args: { ids: ['$id', 'nope'] }, field: 'ids.1' },
       { what: 'unknown tier "3"', tool: 'get_binding', args: { id: '$id', tier: '3' }, field: 'tier' },
-      { what: 'tier as a number', tool: 'get_binding', args: { id: '$id', tier: 2 }, field: 'tier' },
+      { what: 'unknown tier as a number', tool: 'get_binding', args: { id: '$id', tier: 3 }, field: 'tier' },
       { what: 'unknown tier (list)', tool: 'list_bindings', args: { tier: 'full' }, field: 'tier' },
       { what: 'negative limit', tool: 'list_bindings', args: { limit: -1 }, field: 'limit' },
       { what: 'zero limit', tool: 'search_bindings', args: { query: 'good', limit: 0 }, field: 'limit' },
@@ -125,14 +125,51 @@ describe('bad input is refused clearly and writes nothing', () => {
     expect(still.binding).toMatchObject({ version: 1, content: good.content, summary: good.summary });
   });
 
+  test('a field of the wrong type names the type it must be, not "is required"', async () => {
+    const expectations: [string, Record<string, unknown>, string][] = [
+      ['get_binding', { id: 42 }, 'id: must be a string (got number)'],
+      ['get_binding', { id: null }, 'id: must be a string (got null)'],
+      ['get_binding', {}, 'id: is required (string)'],
+      ['create_binding', { ...good, keyPoints: 'one' }, 'keyPoints: must be an array (got string)'],
+      ['list_bindings', { limit: '5' }, 'limit: must be a number (got string)'],
+      ['get_version', { id: '$id', version: 1.5 }, 'version: must be a whole number'],
+      ['get_binding', { id: '$id', tier: 3 }, 'tier: must be "1" (summary), "1.5" (+ preview) or "2" (full content)'],
+    ];
+    for (const [tool, args, message] of expectations) {
+      const text = await err(client, tool, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v === '$id' ? id : v])));
+      expect(text).toContain(message);
+      expect(text).not.toContain('is required (string); ');
+    }
+  });
+
+  test('tier is accepted as a number as well as a string, everywhere a tier is taken', async () => {
+    for (const tier of [1, 1.5, 2] as const) {
+      const asNumber = await call(client, 'get_binding', { id, tier });
+      const asString = await call(client, 'get_binding', { id, tier: String(tier) });
+      expect(asNumber.isError).toBeFalsy();
+      expect(textOf(asNumber)).toBe(textOf(asString));
+      expect((asNumber.structuredContent as any).binding.tier).toBe(String(tier));
+    }
+    const setId = (await ok(client, 'create_set', { name: 'Tiers', bindingIds: [id] })).set.id;
+    for (const [tool, args] of [
+      ['get_bindings', { ids: [id], tier: 1.5 }],
+      ['list_bindings', { tier: 1 }],
+      ['search_bindings', { query: 'good', tier: 2 }],
+      ['get_version', { id, version: 1, tier: 1.5 }],
+      ['get_set_context', { setId, maxTokens: 2000, tier: 1 }],
+    ] as const) {
+      const res = await call(client, tool, args);
+      expect(res.isError, `${tool}: ${textOf(res).slice(0, 120)}`).toBeFalsy();
+    }
+  });
+
   test('content at exactly the byte limit is accepted', async () => {
     const res = await ok(client, 'create_binding', { ...good, name: 'At the limit', content: 'x'.repeat(MAX_BYTES) });
     expect(res.binding.contentTokenCount).toBeGreaterThan(0);
   });
 
-  test('an unknown tool is an error naming it, and the session keeps working', async () => {
-    const text = await err(client, 'no_such_tool', {});
-    expect(text).toContain('no_such_tool');
+  test('an unknown tool is a JSON-RPC error -32602 naming it, and the session keeps working', async () => {
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('no_such_tool') });
     expect((await ok(client, 'get_binding', { id })).binding.id).toBe(id);
   });
 });

@@ -58,7 +58,12 @@ describe('list_available_tools', () => {
     const byName = new Map(wire.map((t) => [t.name, t]));
     for (const t of tools) expect(t.context.tokens).toBe(recount(byName.get(t.name)));
     const sum = tools.reduce((n: number, t: any) => n + t.context.tokens, 0);
-    expect(out.meta.totalPossibleContext).toEqual({ tokens: sum, percentTotal: null });
+    expect(out.meta.totalPossibleContext).toEqual({ modelTokens: expect.any(Number), tokens: sum, percentTotal: null });
+    // Model-visible: what clients put in the model's context (name, description, input schema), counted independently.
+    const seen = (t: { name: string; description?: string; inputSchema: unknown }) => encode(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema })).length;
+    for (const t of tools) expect(t.context.modelTokens).toBe(seen(byName.get(t.name)!));
+    expect(out.meta.totalPossibleContext.modelTokens).toBe(wire.reduce((n, t) => n + seen(t), 0));
+    expect(out.meta.totalPossibleContext.modelTokens).toBeLessThan(sum / 2);
     expect(sum).toBe(wire.reduce((n, t) => n + recount(t), 0));
     for (const c of out.categories) {
       expect(c.context.tokens).toBe(c.tools.reduce((n: number, t: any) => n + t.context.tokens, 0));
@@ -67,7 +72,7 @@ describe('list_available_tools', () => {
     const percents = tools.reduce((n: number, t: any) => n + t.context.percentTotal, 0);
     expect(Math.abs(percents - 100)).toBeLessThan(0.1);
     expect(out.meta.modes.eager).toBe(sum);
-    expect(out.meta.listedNow).toEqual({ tools: wire.length, tokens: sum });
+    expect(out.meta.listedNow).toEqual({ tools: wire.length, modelTokens: out.meta.totalPossibleContext.modelTokens, tokens: sum });
   });
 
   test('carries static profiles and observed runtime figures', async () => {

@@ -171,7 +171,7 @@ describe('get_set_context', () => {
     expect(textOf(smallest._result)).toBe(`## Set ${setId}: 6 items\nOmitted: 6 items over budget; ids in _meta.context.budget.omitted.\n`);
     expect(smallest.budget.omitted.map((o: { id: string }) => o.id)).toEqual(ids);
     expect(await err(alice, 'get_set_context', { setId })).toMatch(/maxTokens: is required/);
-    expect(await err(alice, 'get_set_context', { setId, maxTokens: 1000, strategy: 'best' })).toMatch(/strategy: must be one of/);
+    expect(await err(alice, 'get_set_context', { setId, maxTokens: 1000, strategy: 'best' })).toMatch(/strategy: must be "ordered" or "fill"/);
   });
 
   test('ordered stops at the first item that fits at no tier; fill goes on; tiers are reported per item', async () => {

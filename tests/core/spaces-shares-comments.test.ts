@@ -66,7 +66,7 @@ describe('shares', () => {
     expect(await err(alice, 'create_share', { target: doc, user: 'bob', public: true, permission: 'read' })).toMatch(/INVALID_INPUT: user: give either/);
     expect(await err(alice, 'create_share', { target: doc, user: 'alice', permission: 'read' })).toMatch(/INVALID_INPUT: user: "alice" is you/);
     expect(await err(alice, 'create_share', { target: doc, user: 'bob', permission: 'write' })).toMatch(/permission: must be/);
-    expect(await err(alice, 'create_share', { target: doc, public: false, permission: 'read' })).toMatch(/public: must be one of true/);
+    expect(await err(alice, 'create_share', { target: doc, public: false, permission: 'read' })).toMatch(/public: must be true when given/);
     expect(await err(alice, 'create_share', { target: 'bnd_0000000000000000', user: 'bob', permission: 'read' })).toMatch(/^Error NOT_FOUND: id: binding bnd_0000000000000000/);
     expect(await countRows('shares')).toBe(before);
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** `{ tokens, percentTotal }`: a definition cost and its share of all tools listed at once. */
-export const contextView = z.object({ tokens: z.number(), percentTotal: z.number().nullable() });
+/** `{ modelTokens, tokens, percentTotal }`: model-visible and whole-entry definition cost, and the entry's share of all tools. */
+export const contextView = z.object({ modelTokens: z.number(), tokens: z.number(), percentTotal: z.number().nullable() });
 
 export const riskView = z.enum(['low', 'medium', 'high', 'critical']);
 

@@ -22,23 +22,25 @@ export const getActiveToolsetTool = defineTool({
   bound: { kind: 'items', maxItems: 40, itemTokens: 25 },
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(_args, ctx) {
-    const total = catalogOf(ctx.tools.all, ctx.tokens, ctx.config).totalTokens;
+    const catalog = catalogOf(ctx.tools.all, ctx.tokens, ctx.config);
+    const total = catalog.totalTokens;
     const tools = ctx.session.visibleTools().flatMap((name) => {
       const tool = ctx.tools.get(name);
       if (!tool) return [];
-      const tokens = definitionCost(tool, ctx.tokens).tokens;
-      return [{ name, category: tool.category, context: { tokens, percentTotal: percentOf(tokens, total) } }];
+      const { tokens, modelTokens } = definitionCost(tool, ctx.tokens);
+      return [{ name, category: tool.category, context: { modelTokens, tokens, percentTotal: percentOf(tokens, total) } }];
     });
     const sum = tools.reduce((s, t) => s + t.context.tokens, 0);
-    const context = { tokens: sum, percentTotal: percentOf(sum, total) };
+    const model = tools.reduce((s, t) => s + t.context.modelTokens, 0);
+    const context = { modelTokens: model, tokens: sum, percentTotal: percentOf(sum, total) };
     const pieces: Piece[] = [
-      line(`## Active toolset: ${tools.length} tools, ${n(sum)} tokens (${context.percentTotal}% of the ${n(total)} all tools would cost)`),
+      line(`## Active toolset: ${tools.length} tools, ${n(model)} model-visible tokens (${n(sum)} in tools/list, ${context.percentTotal}% of the ${n(total)} all tools would cost)`),
       line(`Mode ${ctx.session.mode}: ${ctx.session.modeReason}.`),
-      ...tools.map((t) => line(`- ${t.name} · ${t.category} · ${n(t.context.tokens)} tokens`)),
+      ...tools.map((t) => line(`- ${t.name} · ${t.category} · ${n(t.context.modelTokens)} model-visible / ${n(t.context.tokens)} tokens`)),
     ];
     return {
       pieces,
-      data: { mode: ctx.session.mode, modeReason: ctx.session.modeReason, tools, meta: { context, totalPossibleContext: { tokens: total, percentTotal: null } } },
+      data: { mode: ctx.session.mode, modeReason: ctx.session.modeReason, tools, meta: { context, totalPossibleContext: { modelTokens: catalog.totalModelTokens, tokens: total, percentTotal: null } } },
       meta: { toolset: context },
     };
   },

@@ -15,11 +15,11 @@ const CATEGORIES = ['binding', 'version', 'set', 'space', 'share', 'comment', 'u
 const toolView = z.looseObject({ name: z.string(), context: contextView, listed: z.boolean(), profile: z.looseObject({ risk: riskView }), runtime: z.looseObject({}).nullable() });
 
 /** Tokens `tools/list` would cost in each mode (always-listed set for lazy, the proxy set for proxy). */
-export function modeCosts(ctx: ToolContext, eager: number) {
+export function modeCosts(ctx: ToolContext, eager: number, key: 'tokens' | 'modelTokens' = 'tokens') {
   const cost = (names: readonly string[]) =>
     names.reduce((sum, name) => {
       const tool = ctx.tools.get(name);
-      return tool ? sum + definitionCost(tool, ctx.tokens).tokens : sum;
+      return tool ? sum + definitionCost(tool, ctx.tokens)[key] : sum;
     }, 0);
   const real = new Set(ctx.tools.all.filter((t) => t.category !== 'proxy').map((t) => t.name));
   return { eager, lazy: cost(ctx.config.alwaysTools.filter((t) => real.has(t))), proxy: cost(PROXY_LISTED) };
@@ -30,7 +30,7 @@ export const listAvailableToolsTool = defineTool({
   title: 'List available tools',
   category: 'utility',
   description:
-    'Every tool grouped by category with its context cost (definition tokens and % of all), its response risk from the declared bound, and the response sizes seen so far. Use it to see what listing tools costs and which answers can get large.',
+    'Every tool grouped by category with its context cost (model-visible definition tokens, full tools/list entry tokens, % of all), its response risk from the declared bound, and the response sizes seen so far. Use it to see what listing tools costs and which answers can get large.',
   aliases: ['tool catalog', 'all tools', 'token cost of tools', 'context footprint', 'tool economics'],
   input: z.strictObject({ category: z.enum(CATEGORIES).optional().describe('only this category (totals stay over all tools)') }),
   output: z.object({
@@ -43,11 +43,17 @@ export const listAvailableToolsTool = defineTool({
     const catalog = catalogOf(ctx.tools.all, ctx.tokens, ctx.config);
     const thresholds = ctx.config.riskThresholds;
     const visible = new Set(ctx.session.visibleTools());
-    const listedTokens = [...visible].reduce((s, name) => {
+    let listedTokens = 0;
+    let listedModel = 0;
+    for (const name of visible) {
       const tool = ctx.tools.get(name);
-      return tool ? s + definitionCost(tool, ctx.tokens).tokens : s;
-    }, 0);
+      if (!tool) continue;
+      const cost = definitionCost(tool, ctx.tokens);
+      listedTokens += cost.tokens;
+      listedModel += cost.modelTokens;
+    }
     const modes = modeCosts(ctx, catalog.totalTokens);
+    const modelModes = modeCosts(ctx, catalog.totalModelTokens, 'modelTokens');
     const categories = catalog.categories
       .filter((c) => !args.category || c.category === args.category)
       .map((c) => ({
@@ -66,26 +72,27 @@ export const listAvailableToolsTool = defineTool({
     const s = catalog.summary;
     const runtime = ctx.profiler?.summary(thresholds) ?? { calls: 0, dataTokens: 0, overheadTokens: 0, overheadRatio: 0, maxTokens: 0, observedRisk: 'low' as const };
     const meta = {
-      totalPossibleContext: { tokens: catalog.totalTokens, percentTotal: null },
+      totalPossibleContext: { modelTokens: catalog.totalModelTokens, tokens: catalog.totalTokens, percentTotal: null },
       tokenizer: catalog.tokenizer,
       toolCount: catalog.tools.length,
       mode: ctx.session.mode,
-      listedNow: { tools: visible.size, tokens: listedTokens },
+      listedNow: { tools: visible.size, modelTokens: listedModel, tokens: listedTokens },
       modes,
+      modelModes,
       summary: { overallRisk: s.overallRisk, unboundedTools: s.unboundedTools, criticalTools: s.criticalTools, recommendations: s.recommendations.slice(0, 10) },
       runtime,
     };
     const pieces: Piece[] = [
-      line(`## ${catalog.tools.length} tools · ${n(catalog.totalTokens)} definition tokens if all are listed (${catalog.tokenizer})`),
-      line(`This session: ${ctx.session.mode}, ${visible.size} listed = ${n(listedTokens)} tokens (${percentOf(listedTokens, catalog.totalTokens)}%). Modes: eager ${n(modes.eager)} · lazy ${n(modes.lazy)} · proxy ${n(modes.proxy)}.`),
+      line(`## ${catalog.tools.length} tools · ${n(catalog.totalModelTokens)} model-visible definition tokens if all are listed (name, description, input schema; ${n(catalog.totalTokens)} as full tools/list entries; ${catalog.tokenizer})`),
+      line(`This session: ${ctx.session.mode}, ${visible.size} listed = ${n(listedModel)} model-visible / ${n(listedTokens)} tokens (${percentOf(listedTokens, catalog.totalTokens)}%). Modes, model-visible (full): eager ${n(modelModes.eager)} (${n(modes.eager)}) · lazy ${n(modelModes.lazy)} (${n(modes.lazy)}) · proxy ${n(modelModes.proxy)} (${n(modes.proxy)}).`),
       line(`Response risk (worst case from declared bounds): ${s.overallRisk}; critical: ${s.criticalTools.join(', ') || 'none'}; unbounded: ${s.unboundedTools.join(', ') || 'none'}. Observed: ${runtime.calls} calls, largest ${n(runtime.maxTokens)} tokens, overhead ${Math.round(runtime.overheadRatio * 100)}%.`),
     ];
     const blocks = categories.map((c) => {
-      const lines = [`### ${c.category} · ${c.tools.length} tools · ${n(c.context.tokens)} tokens (${c.context.percentTotal}%)`];
+      const lines = [`### ${c.category} · ${c.tools.length} tools · ${n(c.context.modelTokens)} model-visible / ${n(c.context.tokens)} tokens (${c.context.percentTotal}%)`];
       for (const t of c.tools) {
         const r = t.runtime;
         const seen = r ? ` · ${r.count} calls, p50 ${r.p50}, p95 ${r.p95}, max ${r.max}, overhead ${Math.round(r.overheadRatio * 100)}%` : '';
-        lines.push(`- ${t.name} · ${n(t.context.tokens)} (${t.context.percentTotal}%) · ${t.profile.bound} ≤${n(t.profile.worstCaseTokens)}, ${t.profile.risk}${seen}${t.listed ? ' · listed' : ''}`);
+        lines.push(`- ${t.name} · ${n(t.context.modelTokens)} / ${n(t.context.tokens)} (${t.context.percentTotal}%) · ${t.profile.bound} ≤${n(t.profile.worstCaseTokens)}, ${t.profile.risk}${seen}${t.listed ? ' · listed' : ''}`);
       }
       return line(lines.join('\n'));
     });
