@@ -1,7 +1,8 @@
+import { RpcError } from './protocol/rpc-error.ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config.ts';
 import type { BinderyDeps, Caller, ToolContext } from './context.ts';
 import { fail } from './errors.ts';
@@ -177,7 +178,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     // A name no session could call is a protocol error (-32602); inside invoke_tool it stays a tool error.
     identify();
     const tool = registry.get(request.params.name);
-    if (!tool || !session.callable(tool)) throw new McpError(ErrorCode.InvalidParams, unknownTool(request.params.name));
+    if (!tool || !session.callable(tool)) throw new RpcError(ErrorCode.InvalidParams, unknownTool(request.params.name));
     return call(request.params.name, request.params.arguments, extra);
   });
   // Resources, prompts, completions and logging (core/mcp/): after ctx exists, as they read through it.

@@ -1,5 +1,6 @@
+import { RpcError } from '../protocol/rpc-error.ts';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, LoggingLevelSchema, McpError, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, LoggingLevelSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Logger, ToolContext } from '../context.ts';
 
@@ -33,7 +34,7 @@ export function registerLogging(server: Server, ctx: ToolContext): void {
   let level = DEFAULT_CLIENT_LOG_LEVEL;
   server.setRequestHandler(SetLevelLooseSchema, async (request) => {
     const parsed = LoggingLevelSchema.safeParse(request.params.level);
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `level: must be one of ${Object.keys(SEVERITY).join(', ')}`);
+    if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `level: must be one of ${Object.keys(SEVERITY).join(', ')}`);
     level = parsed.data;
     return {};
   });

