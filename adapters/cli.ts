@@ -10,9 +10,12 @@ const USAGE = `usage: bindery <command>
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
   keys create --user <handle>    print a new API key for the HTTP server (stored hashed)
   keys revoke <key-id>           revoke a key
-  help set <topic> <file>        replace a help topic from a Markdown file`;
+  help set <topic> <file>        replace a help topic from a Markdown file
+  dump <file>|- [--sql]          logical dump of the database (--sql: INSERTs for Cloudflare D1)
+  restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)`;
 
 const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'help'];
+COMMANDS.push('dump', 'restore');
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {
