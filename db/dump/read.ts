@@ -8,7 +8,7 @@ export type DumpEvent =
   | { kind: 'end'; trailer: DumpTrailer };
 
 /** Splits a byte or text stream into lines (without their newline); the last may lack one. */
-export async function* linesOf(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
+export async function* linesOf(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
   let rest = '';
   for await (const chunk of chunks) {
