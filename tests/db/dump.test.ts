@@ -18,6 +18,8 @@ import { ensureCommentCounts } from '../../core/services/comments.ts';
 import { call, ok, testCounter } from '../helpers.ts';
 import { cli, independentCount } from '../reliability/procs.ts';
 import { buildDumpWorld, LONG_CONTENT, type DumpWorld } from './dump-world.ts';
+import { createProgress } from '../../adapters/cli/dump.ts';
+import { remoteUnavailable } from '../adapters/targets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-dump-'));
 let world: DumpWorld;
@@ -216,4 +218,53 @@ describe('the CLI', () => {
     const again = await cli(['restore', file], target);
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/not empty/)]);
   }, 60_000);
+});
+
+describe('what a dump covers', () => {
+  test('a table this format does not know is refused, not silently left out', async () => {
+    const database = createDatabase({ url: ':memory:' });
+    await restoreText(database, dumped);
+    await database.client.execute('CREATE TABLE plugin_notes (id TEXT PRIMARY KEY, body TEXT)');
+    const err = await dumpOf(database).catch((e) => e);
+    expect(err).toBeInstanceOf(DumpError);
+    expect(String(err.message)).toMatch(/plugin_notes is not known/);
+    database.close();
+  });
+});
+
+describe('progress', () => {
+  const sink = (isTTY: boolean) => {
+    const out = { isTTY, text: '', write: (s: string) => void (out.text += s) };
+    return out;
+  };
+  test('on a TTY: a redrawn line with done/total, rate and time left, then the summary', async () => {
+    const out = sink(true);
+    const p = createProgress('dump', 'rows', out);
+    p.total(1000);
+    await Bun.sleep(5);
+    p.update(400);
+    p.finish('dumped 1,000 rows');
+    expect(out.text).toMatch(/^\r\x1b\[Kdump: 400\/1,000 rows · [\d,]+\/s · \d+ s left\r\x1b\[Kdumped 1,000 rows in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
+  });
+  test('off a TTY: only the summary', () => {
+    const out = sink(false);
+    const p = createProgress('dump', 'rows', out);
+    p.total(10);
+    p.update(5);
+    p.finish('dumped 10 rows');
+    expect(out.text).toMatch(/^dumped 10 rows in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
+  });
+});
+
+describe('remote libSQL', () => {
+  // A scratch Turso/sqld database (BINDERY_TEST_REMOTE_URL), emptied of Bindery's tables first.
+  test.skipIf(Boolean(remoteUnavailable()))('restore into it through the same client, and dump it back byte-identical', async () => {
+    const remote = createDatabase({ url: process.env.BINDERY_TEST_REMOTE_URL!, authToken: process.env.BINDERY_TEST_REMOTE_AUTH_TOKEN });
+    const names = (await remote.client.execute(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_%' AND name NOT LIKE '_litestream%'`)).rows.map((r) => String(r[0]));
+    for (const n of ['bindings_fts', ...names]) await remote.client.execute(`DROP TABLE IF EXISTS "${n}"`);
+    await restoreText(remote, dumped);
+    expect(await dumpOf(remote)).toBe(dumped);
+    expect(String((await restoreText(remote, dumped).catch((e) => e)).message)).toMatch(/not empty/);
+    remote.close();
+  }, 120_000);
 });
