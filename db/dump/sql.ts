@@ -35,7 +35,9 @@ function chunks(text: string): string[] {
 function rowSql(table: string, columns: string[], row: DumpValue[]): string {
   const long = row.map((v, i) => typeof v === 'string' && v.length > CHUNK && KEYED[table] !== undefined && columns[i] !== KEYED[table]);
   const values = row.map((v, i) => (long[i] ? "''" : literal(v)));
-  let out = `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES (${values.join(', ')});\n`;
+  // A D1 database that has served a request may hold its own settings (the cursor secret): the dump's win.
+  const conflict = table === 'settings' ? ' ON CONFLICT (key) DO UPDATE SET value = excluded.value' : '';
+  let out = `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES (${values.join(', ')})${conflict};\n`;
   if (long.some(Boolean)) {
     const key = KEYED[table]!;
     const where = ` WHERE ${quote(key)} = ${literal(row[columns.indexOf(key)]!)};\n`;
