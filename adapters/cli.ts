@@ -12,9 +12,11 @@ const USAGE = `usage: bindery <command>
   keys revoke <key-id>           revoke a key
   login-link --user <handle>     print a one-time sign-in link for the web app
   help set <topic> <file> [--new] replace a help topic from a Markdown file (--new: add one)
-  help list | help delete <topic> list topics; undo a help set`;
+  help list | help delete <topic> list topics; undo a help set
+  dump <file>|- [--sql]          logical dump of the database (--sql: INSERTs for Cloudflare D1)
+  restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)`;
 
-const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'login-link', 'help'];
+const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {

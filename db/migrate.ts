@@ -16,12 +16,24 @@ export async function migrate(db: BinderyDb): Promise<string[]> {
       ...m.statements.map((s) => db.run(sql.raw(s))),
       db.run(sql`INSERT INTO ${sql.raw(LEDGER)} (tag, applied_at) VALUES (${m.tag}, ${Date.now()})`),
     ];
-    await db.batch(statements as unknown as Parameters<BinderyDb['batch']>[0]);
+    try {
+      await db.batch(statements as unknown as Parameters<BinderyDb['batch']>[0]);
+    } catch (err) {
+      // Two processes starting at once on one database both see the migration pending; the batch is
+      // atomic, so the one that lost the race wrote nothing and fails (table exists, ledger key taken).
+      // If the ledger now has the tag, the other applied it: carry on. Otherwise the error is real.
+      if (!(await isApplied(db, m.tag))) throw err;
+      continue;
+    }
     applied.push(m.tag);
   }
   // Data upkeep that a SQL migration cannot express idempotently across databases indexed before it.
   await rebuildSearchIndex(db);
   return applied;
+}
+
+async function isApplied(db: BinderyDb, tag: string): Promise<boolean> {
+  return (await db.all(sql`SELECT 1 FROM ${sql.raw(LEDGER)} WHERE tag = ${tag}`)).length > 0;
 }
 
 /** True when every bundled migration has been applied (for health checks). */

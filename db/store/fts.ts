@@ -29,19 +29,23 @@ export function ftsDelete(db: BinderyDb, bindingId: string, guard: SQL = sql`1`)
 }
 
 export const BUILT_KEY = 'fts_v2_built';
+/** The last binding rowid indexed by an unfinished rebuild, written with each chunk: a rerun resumes there. */
+const PROGRESS_KEY = 'fts_v2_progress';
 /** Bindings re-indexed per batch: bounded memory on large databases. */
 const REBUILD_CHUNK = 500;
 
 /**
  * Once per database (after the fts_v2 migration): fills the index from the live bindings' current
- * versions, in chunks keyed by rowid. Each chunk removes then re-adds its rows in one batch, so a
- * write racing the rebuild leaves one row, never two. Idempotent; a later run is one settings read.
- * Returns true when it rebuilt anything.
+ * versions, in chunks keyed by rowid. Each chunk removes then re-adds its rows, and records how far
+ * it got, in one batch: a write racing the rebuild leaves one row, never two, and a process killed
+ * mid-way (kill -9) leaves a consistent prefix that the next run continues from instead of redoing
+ * (rows behind the mark that change later are kept current by the writes themselves). Idempotent; a
+ * later run is one settings read. Returns true when it rebuilt anything.
  */
 export async function rebuildSearchIndex(db: BinderyDb): Promise<boolean> {
-  const done = await db.all<{ value: string }>(sql`SELECT value FROM settings WHERE key = ${BUILT_KEY}`);
-  if (done.length) return false;
-  let after = -1;
+  const marks = await db.all<{ key: string; value: string }>(sql`SELECT key, value FROM settings WHERE key IN (${BUILT_KEY}, ${PROGRESS_KEY})`);
+  if (marks.some((m) => m.key === BUILT_KEY)) return false;
+  let after = Number(marks.find((m) => m.key === PROGRESS_KEY)?.value ?? -1);
   let any = false;
   for (;;) {
     const rows = await db.all<{ rid: number; name: string; summary: string; keyPoints: string; content: string }>(sql`
@@ -51,14 +55,18 @@ export async function rebuildSearchIndex(db: BinderyDb): Promise<boolean> {
     if (!rows.length) break;
     any = true;
     after = Number(rows[rows.length - 1]!.rid);
-    await db.batch(
-      rows.flatMap((r) => [
+    await db.batch([
+      ...rows.flatMap((r) => [
         db.run(sql`DELETE FROM bindings_fts WHERE rowid = ${r.rid}`),
         db.run(sql`INSERT INTO bindings_fts (rowid, name, summary, key_points, headings, content)
           VALUES (${r.rid}, ${r.name}, ${r.summary}, ${(JSON.parse(r.keyPoints) as string[]).join('\n')}, ${headingsOf(r.content)}, ${r.content})`),
-      ]) as unknown as Parameters<BinderyDb['batch']>[0],
-    );
+      ]),
+      db.run(sql`INSERT INTO settings (key, value) VALUES (${PROGRESS_KEY}, ${String(after)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+    ] as unknown as Parameters<BinderyDb['batch']>[0]);
   }
-  await db.run(sql`INSERT INTO settings (key, value) VALUES (${BUILT_KEY}, '1') ON CONFLICT (key) DO NOTHING`);
+  await db.batch([
+    db.run(sql`INSERT INTO settings (key, value) VALUES (${BUILT_KEY}, '1') ON CONFLICT (key) DO NOTHING`),
+    db.run(sql`DELETE FROM settings WHERE key = ${PROGRESS_KEY}`),
+  ] as unknown as Parameters<BinderyDb['batch']>[0]);
   return any;
 }

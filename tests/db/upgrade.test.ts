@@ -11,7 +11,13 @@ import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare.t
 import { ensureCommentCounts } from '../../core/services/comments.ts';
 import { ensureHelpTopics } from '../../core/services/help.ts';
 import { renderKey } from '../../core/services/counts.ts';
-import { ok, testCounter } from '../helpers.ts';
+import { callerForKey } from '../../core/http/auth.ts';
+import { sha256Hex } from '../../core/ids.ts';
+import { call, ok, testCounter } from '../helpers.ts';
+import { independentCount } from '../reliability/procs.ts';
+import { dumpLines } from '../../db/dump/write.ts';
+import { linesOf } from '../../db/dump/read.ts';
+import { restoreDump } from '../../db/dump/restore.ts';
 
 // One fixture per release that changed the schema, written by that release (scripts/make-fixture-db.ts).
 const fixtures = readdirSync(join(import.meta.dir, '../fixtures/db')).filter((f) => f.endsWith('.db'));
@@ -25,6 +31,30 @@ describe.each(fixtures)('a database written by release %s', (fixture) => {
     const config = parseConfig({ BINDERY_DB_URL: `file:${file}`, BINDERY_TOOL_MODE: 'eager' });
     const database = createDatabase({ url: config.dbUrl });
     const { db } = database;
+    // A key written in the release's own schema (api_keys is unchanged since 0000), whose plaintext
+    // this test knows: it must still authenticate after the upgrade. The release's own key row must
+    // come through byte for byte.
+    const knownKey = `bdk_upgradetest00000_${'A'.repeat(43)}`;
+    const aliceId = String((await database.client.execute(`SELECT id FROM users WHERE handle = 'alice'`)).rows[0]![0]);
+    await database.client.execute({ sql: `INSERT INTO api_keys (id, user_id, key_hash, label, created_at) VALUES ('key_upgradetest00000', ?, ?, 'upgrade', 1)`, args: [aliceId, await sha256Hex(knownKey)] });
+    const keysBefore = (await database.client.execute(`SELECT * FROM api_keys ORDER BY id`)).rows.map((r) => ({ ...r }));
+    // Everything people wrote, as the release stored it: compared column by column after the upgrade.
+    const KEPT = {
+      versions: 'id, binding_id, number, name, summary, key_points, content, source, model, author_id, created_at',
+      bindings: 'id, space_id, slug, current_version, created_by, created_at, updated_at, deleted_at',
+      comments: 'id, binding_id, version, body, source, model, author_id, created_at, deleted_at',
+      set_items: 'set_id, binding_id, position, pinned_version',
+      shares: 'id, target_type, target_id, grantee_id, public, permission, created_by, created_at, revoked_at',
+      users: 'id, handle, created_at',
+      spaces: 'id, slug, name, visibility, owner_id, personal, created_at',
+    };
+    const snapshot = async () => {
+      const out: Record<string, Record<string, unknown>[]> = {};
+      for (const [t, cols] of Object.entries(KEPT)) out[t] = (await database.client.execute(`SELECT ${cols} FROM ${t} ORDER BY rowid`)).rows.map((r) => ({ ...r }));
+      return out;
+    };
+    const before = await snapshot();
+    const versionsBefore = before.versions!;
     await migrate(db);
     expect(await migrationsCurrent(db)).toBe(true);
     const deps = { db, tokens: await testCounter(), config, now: () => Date.now() };
@@ -46,6 +76,20 @@ describe.each(fixtures)('a database written by release %s', (fixture) => {
       ];
       // Six written, one deleted: five live, with their names, provenance and model.
       expect(mine.map((b: { name: string }) => b.name).sort()).toEqual(['Fixture note 1', 'Fixture note 2', 'Fixture note 3', 'Fixture note 4', 'Fixture note 5']);
+      // Every version of every live binding, with its provenance, and its stored count exact.
+      for (const b of mine) {
+        const versions = (await ok(alice, 'list_versions', { id: b.id })).versions as { version: number; source: string; model: string; createdAt: string }[];
+        expect(versions.map((v) => v.version)).toEqual(Array.from({ length: b.version }, (_, i) => b.version - i));
+        for (const v of versions) {
+          const got = (await ok(alice, 'get_version', { id: b.id, version: v.version, tier: '2' })).binding;
+          expect([got.source, got.model, v.source, v.model]).toEqual(['llm', expect.stringMatching(/^fixture-/), 'llm', got.model]);
+          // The time the release wrote it, not restamped by the upgrade.
+          const row = versionsBefore.find((r) => r.binding_id === b.id && Number(r.number) === v.version)!;
+          expect(v.createdAt).toBe(new Date(Number(row.created_at)).toISOString());
+          expect(got.contentTokenCount).toBe(await independentCount(got.content));
+          expect(got.summaryTokenCount).toBe(await independentCount(got.summary));
+        }
+      }
       for (const b of mine) {
         const full = (await ok(alice, 'get_binding', { id: b.id, tier: '2' })).binding;
         expect(full.source).toBe('llm');
@@ -87,6 +131,17 @@ describe.each(fixtures)('a database written by release %s', (fixture) => {
       expect(comments.map((c: { body: string }) => c.body)).toEqual(['An LLM comment on the first note.', 'Bob was here.']);
       expect(comments[1].version).toBe(2);
       expect((await ok(alice, 'help', {})).topics.length).toBeGreaterThan(3);
+      // The deleted binding stays deleted: not readable, not listed, not found.
+      const deleted = (await database.client.execute(`SELECT id FROM bindings WHERE deleted_at IS NOT NULL`)).rows.map((r) => String(r[0]));
+      expect(deleted).toHaveLength(1);
+      expect((await call(alice, 'get_binding', { id: deleted[0]! })).isError).toBe(true);
+      expect((await ok(alice, 'search_bindings', { query: 'Body of note 6' })).results.map((r: { id: string }) => r.id)).not.toContain(deleted[0]);
+      // Search answers with the matching section of a binding written before sections existed.
+      const hit = (await ok(alice, 'search_bindings', { query: 'zebra protocol' })).results.find((r: { name: string }) => r.name === 'Fixture note 3');
+      expect(hit?.match?.heading).toMatch(/^Part \d+$/);
+      // Both API keys authenticate as alice.
+      expect((await callerForKey(db, knownKey))?.handle).toBe('alice');
+      expect((await callerForKey(db, knownKey.replace(/A$/, 'B')))).toBeUndefined();
       await alice.close();
       await bob.close();
     };
@@ -102,9 +157,21 @@ describe.each(fixtures)('a database written by release %s', (fixture) => {
     const noSections = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM versions WHERE sections = ''`);
     expect(Number(noSections[0]!.n)).toBe(0);
     await readAll();
-    const keys = await db.all<{ key_hash: string }>(sql`SELECT key_hash FROM api_keys`);
-    expect(keys).toHaveLength(1);
-    expect(keys[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    const keysAfter = (await database.client.execute(`SELECT * FROM api_keys ORDER BY id`)).rows.map((r) => ({ ...r }));
+    expect(keysAfter).toEqual(keysBefore);
+    expect(keysAfter).toHaveLength(2);
+    expect(await snapshot()).toEqual(before);
+    // An upgraded database dumps, restores and dumps again to the same bytes.
+    const collect = async (chunks: AsyncIterable<string>) => {
+      let out = '';
+      for await (const c of chunks) out += c;
+      return out;
+    };
+    const dumped = await collect(dumpLines(database.client));
+    const copy = createDatabase({ url: ':memory:' });
+    await restoreDump(copy, () => linesOf([dumped]), { verifyFirst: true });
+    expect(await collect(dumpLines(copy.client))).toBe(dumped);
+    copy.close();
     const integrity = await db.all<{ integrity_check: string }>(sql`PRAGMA integrity_check`);
     expect(integrity[0]!.integrity_check).toBe('ok');
     database.close();

@@ -1,0 +1,89 @@
+// `bindery dump <file>` (`-`: stdout) writes a logical, full-fidelity dump of BINDERY_DB_URL (format:
+// db/dump/format.ts), from one read transaction, streamed page by page. `--sql` writes it as INSERT
+// statements for Cloudflare D1 (`wrangler d1 execute --file`); `--with-sessions` includes live sign-ins.
+// A file is written beside its name and renamed when complete, so a killed dump leaves no partial file.
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { dumpLines, type DumpProgress } from '../../db/dump/write.ts';
+import { dumpSql } from '../../db/dump/sql.ts';
+import { openRuntime } from '../runtime.ts';
+
+const USAGE = 'usage: bindery dump <file>|- [--sql] [--with-sessions]';
+
+/**
+ * Progress for long CLI work: on a TTY, one redrawn stderr line (done/total, rate, time left); off a
+ * TTY nothing until the one-line summary. A minimal stand-in until the shared adapters/cli/progress.ts
+ * lands (observability work); same shape, so swapping it is an import change.
+ */
+export function createProgress(label: string, unit = 'rows', out: { isTTY?: boolean; write(s: string): unknown } = process.stderr) {
+  const started = performance.now();
+  let total = 0;
+  let done = 0;
+  let drawn = 0;
+  const rate = () => done / Math.max(0.001, (performance.now() - started) / 1000);
+  return {
+    total(n: number) {
+      total = n;
+    },
+    update(n: number) {
+      done = n;
+      const now = performance.now();
+      if (!out.isTTY || now - drawn < 200) return;
+      drawn = now;
+      const left = total > done ? ` · ${Math.ceil((total - done) / Math.max(1, rate()))} s left` : '';
+      out.write(`\r\x1b[K${label}: ${done.toLocaleString('en-US')}${total ? `/${total.toLocaleString('en-US')}` : ''} ${unit} · ${Math.round(rate()).toLocaleString('en-US')}/s${left}`);
+    },
+    /** Ends the line (on a TTY) and prints the summary. */
+    finish(summary: string) {
+      if (out.isTTY) out.write('\r\x1b[K');
+      out.write(`${summary} in ${((performance.now() - started) / 1000).toFixed(1)} s (${Math.round(rate()).toLocaleString('en-US')} ${unit}/s)\n`);
+    },
+  };
+}
+
+/** Writes chunks to a stream, waiting whenever it asks (memory stays flat on a slow disk or pipe). */
+async function pipeTo(chunks: AsyncIterable<string>, out: Writable): Promise<void> {
+  for await (const chunk of chunks) {
+    if (!out.write(chunk)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
+  }
+}
+
+export async function main(args: string[]): Promise<number> {
+  const target = args.find((a) => a === '-' || !a.startsWith('-'));
+  const unknown = args.filter((a) => a.startsWith('--') && a !== '--sql' && a !== '--with-sessions');
+  if (!target || unknown.length) {
+    console.error(unknown.length ? `bindery dump: unknown option ${unknown[0]}\n${USAGE}` : USAGE);
+    return 2;
+  }
+  const { database } = await openRuntime();
+  const progress = createProgress('dump');
+  let tables: { table: string; rows: number }[] = [];
+  const hooks: DumpProgress = {
+    start: (t) => {
+      tables = t;
+      progress.total(t.reduce((a, b) => a + b.rows, 0));
+    },
+    rows: (n) => progress.update(n),
+  };
+  const opts = { sessions: args.includes('--with-sessions'), progress: hooks };
+  const chunks = args.includes('--sql') ? dumpSql(database.client, opts) : dumpLines(database.client, opts);
+  const partial = `${target}.partial`;
+  try {
+    if (target === '-') await pipeTo(chunks, process.stdout);
+    else {
+      const out = createWriteStream(partial);
+      await pipeTo(chunks, out);
+      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      renameSync(partial, target);
+    }
+  } catch (err) {
+    if (target !== '-') rmSync(partial, { force: true });
+    throw err;
+  } finally {
+    database.close();
+  }
+  const count = (t: string) => tables.find((x) => x.table === t)?.rows ?? 0;
+  const rows = tables.reduce((a, b) => a + b.rows, 0);
+  progress.finish(`dumped ${rows.toLocaleString('en-US')} rows (${count('bindings').toLocaleString('en-US')} bindings, ${count('versions').toLocaleString('en-US')} versions) to ${target === '-' ? 'stdout' : target}`);
+  return 0;
+}

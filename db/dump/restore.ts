@@ -1,0 +1,105 @@
+import type { Client, InStatement, Transaction } from '@libsql/client';
+import type { Database } from '../client.ts';
+import { migrate } from '../migrate.ts';
+import { migrations } from '../migrations/bundle.ts';
+import { rebuildSearchIndex } from '../store/fts.ts';
+import { DERIVED_SETTINGS, DumpError, SESSION_TABLES, type DumpHeader } from './format.ts';
+import { readDump, type DumpEvent } from './read.ts';
+
+export interface RestoreOptions {
+  /**
+   * Read the whole dump once before touching the database (a re-openable file): a truncated or
+   * corrupt dump is then refused without even creating the schema. Without it (a stream read once),
+   * the rows are checked as they are written, and the transaction rolls back on any fault.
+   */
+  verifyFirst?: boolean;
+  /** Called with the total row count once known (after a verifying pass), then with rows written so far. */
+  progress?: { total?(rows: number): void; rows?(done: number): void };
+}
+
+export interface RestoreResult {
+  header: DumpHeader;
+  rows: Record<string, number>;
+}
+
+const TAGS = migrations.map((m) => m.tag);
+/** Tables that must be empty for a restore; help topics may hold only the bundled seed. */
+const MUST_BE_EMPTY = ['users', 'spaces', 'bindings', 'versions', 'sets', 'set_items', 'shares', 'comments', 'api_keys', 'oauth_clients', ...SESSION_TABLES];
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Restores a dump into an EMPTY database (a fresh file, `:memory:`, or remote libSQL): refuses a
+ * database with data in it, and a truncated, corrupt or newer dump, writing nothing. The rows go in
+ * one write transaction that commits only after the trailer's counts and SHA-256 are checked; then
+ * the search index is rebuilt from them. Stored token counts are restored as dumped (with the key
+ * they were counted for): the caller brings them to its configuration (`ensureCountsCurrent`).
+ */
+export async function restoreDump(database: Database, open: () => AsyncIterable<string>, opts: RestoreOptions = {}): Promise<RestoreResult> {
+  if (opts.verifyFirst) {
+    let total = 0;
+    for await (const ev of readDump(open(), TAGS)) if (ev.kind === 'end') total = Object.values(ev.trailer.rows).reduce((a, b) => a + b, 0);
+    opts.progress?.total?.(total);
+  } else {
+    // At least the header before the database is touched: a newer format or schema writes nothing.
+    const first = readDump(open(), TAGS);
+    await first.next();
+    await first.return(undefined);
+  }
+  await assertEmpty(database.client);
+  await migrate(database.db);
+
+  const tx = await database.client.transaction('write');
+  let header: DumpHeader | undefined;
+  let rows: Record<string, number> = {};
+  try {
+    // A fresh database holds the seeded help topics and the index-built marker: the dump's own replace them.
+    await tx.batch([`DELETE FROM help_topics`, `DELETE FROM bindings_fts`, { sql: `DELETE FROM settings WHERE key IN (${DERIVED_SETTINGS.map(() => '?').join(', ')})`, args: DERIVED_SETTINGS }]);
+    let done = 0;
+    let insert = '';
+    for await (const ev of readDump(open(), TAGS) as AsyncGenerator<DumpEvent>) {
+      if (ev.kind === 'header') header = ev.header;
+      else if (ev.kind === 'table') insert = await insertSql(tx, ev.table, ev.columns);
+      else if (ev.kind === 'rows') {
+        await tx.batch(ev.rows.map((args): InStatement => ({ sql: insert, args })));
+        done += ev.rows.length;
+        opts.progress?.rows?.(done);
+      } else rows = ev.trailer.rows;
+    }
+    await tx.commit();
+  } catch (err) {
+    await tx.rollback().catch(() => {});
+    throw err;
+  } finally {
+    tx.close();
+  }
+  await rebuildSearchIndex(database.db);
+  return { header: header!, rows };
+}
+
+/** The INSERT for one table's rows, after checking that this schema has every dumped column. */
+async function insertSql(tx: Transaction, table: string, columns: string[]): Promise<string> {
+  const have = new Set((await tx.execute({ sql: `SELECT name FROM pragma_table_info(?)`, args: [table] })).rows.map((r) => String(r[0])));
+  const missing = columns.filter((c) => !have.has(c));
+  if (missing.length) throw new DumpError(`the dump has ${table}.${missing.join(`, ${table}.`)}, which this schema lacks`);
+  const conflict = table === 'settings' ? ' ON CONFLICT (key) DO UPDATE SET value = excluded.value' : '';
+  return `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
+}
+
+/** Refuses a database holding anything but a fresh one's seed (help topics, settings). */
+async function assertEmpty(client: Client): Promise<void> {
+  const tables = new Set((await client.execute(`SELECT name FROM sqlite_schema WHERE type = 'table'`)).rows.map((r) => String(r[0])));
+  const full: string[] = [];
+  for (const t of MUST_BE_EMPTY) {
+    if (!tables.has(t)) continue;
+    const r = await client.execute(`SELECT count(*) FROM ${quote(t)}`);
+    if (Number(r.rows[0]![0]) > 0) full.push(`${t} (${Number(r.rows[0]![0])})`);
+  }
+  if (tables.has('help_topics')) {
+    const cols = (await client.execute(`SELECT name FROM pragma_table_info('help_topics')`)).rows.map((r) => String(r[0]));
+    if (cols.includes('origin')) {
+      const r = await client.execute(`SELECT count(*) FROM help_topics WHERE origin != 'seed'`);
+      if (Number(r.rows[0]![0]) > 0) full.push(`help_topics set with bindery help set (${Number(r.rows[0]![0])})`);
+    }
+  }
+  if (full.length) throw new DumpError(`the target database is not empty (${full.join(', ')}); restore only into an empty database, nothing was written`);
+}
