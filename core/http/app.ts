@@ -9,6 +9,7 @@ import { PageCache, type PageCacheStats } from './page-cache.ts';
 import { parseIndexPath, parsePagePath, servePage } from './pages.ts';
 import { json, rpcError, unauthorized, withHeaders } from './responses.ts';
 import { handleRest } from './rest.ts';
+import { createHttpObserver } from '../observe/http.ts';
 
 export interface HttpAppOptions {
   deps: BinderyDeps;
@@ -30,7 +31,8 @@ export interface HttpApp {
 
 /** Builds the HTTP surface of CONTRACT §8 over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
-  const { deps } = options;
+  const observer = createHttpObserver(options.deps, { sessionsOpen: () => mcp.sessions?.size ?? 0 });
+  const { deps } = observer;
   const http = deps.config.http;
   const stateless = options.stateless ?? http.stateless;
   const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions, maxSessionsPerKey: http.maxSessionsPerKey });
@@ -68,6 +70,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   async function route(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
+    const observed = observer.route(request, path);
+    if (observed) return observed;
     if (path === '/healthz' && request.method === 'GET') return health();
     const read = request.method === 'GET' || request.method === 'HEAD';
     const page = read ? parsePagePath(path) : undefined;
@@ -98,23 +102,25 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     get pages() {
       return pages.stats;
     },
-    async fetch(request) {
-      const refused = checkHostAndOrigin(http, request);
-      if (refused) return json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
-      const cors = corsHeaders(http, request);
-      if (request.method === 'OPTIONS') {
-        return Object.keys(cors).length ? new Response(null, { status: 204, headers: cors }) : new Response(null, { status: 405, headers: { Allow: 'GET, POST, PATCH, DELETE' } });
-      }
-      try {
-        return withHeaders(await route(request, new URL(request.url)), cors);
-      } catch (err) {
-        log?.error('HTTP request failed', err);
-        return withHeaders(json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
-      }
-    },
+    fetch: (request) => observer.wrap(request, () => serve(request)),
     async close() {
       if (sweeper) clearInterval(sweeper);
       await mcp.close();
     },
   };
+
+  async function serve(request: Request): Promise<Response> {
+    const refused = checkHostAndOrigin(http, request);
+    if (refused) return json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
+    const cors = corsHeaders(http, request);
+    if (request.method === 'OPTIONS') {
+      return Object.keys(cors).length ? new Response(null, { status: 204, headers: cors }) : new Response(null, { status: 405, headers: { Allow: 'GET, POST, PATCH, DELETE' } });
+    }
+    try {
+      return withHeaders(await route(request, new URL(request.url)), cors);
+    } catch (err) {
+      log?.error('HTTP request failed', err);
+      return withHeaders(json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
+    }
+  }
 }
