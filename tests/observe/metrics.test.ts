@@ -76,7 +76,7 @@ describe('GET /metrics', () => {
   });
 
   test('wrong, missing or API-key token: 401 that tells nothing more', async () => {
-    for (const headers of [{ Authorization: 'Bearer wrong-token-0123456789abcdef' }, {}, { Authorization: `Bearer ${seed.aliceKey}` }, { Authorization: `Basic ${btoa(`x:${TOKEN}`)}` }]) {
+    for (const headers of <Record<string, string>[]>[{ Authorization: 'Bearer wrong-token-0123456789abcdef' }, {}, { Authorization: `Bearer ${seed.aliceKey}` }, { Authorization: `Basic ${btoa(`x:${TOKEN}`)}` }]) {
       const res = await app.fetch(new Request(`${BASE}/metrics`, { headers }));
       expect(res.status).toBe(401);
       const text = await res.text();
