@@ -5,14 +5,15 @@ const USAGE = `usage: bindery <command>
   stdio                          MCP over stdio (same as bun run start)
   serve                          MCP over Streamable HTTP (same as bun run serve)
   migrate                        create or upgrade the database (BINDERY_DB_URL)
-  import <dir>                   every .md file under <dir> becomes a binding
+  import <dir> [--space <slug>]  every .md file under <dir> becomes a binding
+  export <dir> [--space <slug>]  every binding becomes <dir>/<space>/<slug>.md (front matter + content)
   measure [--json] [-- <cmd> …]  token cost of tool definitions (Bindery's, or any stdio MCP server's)
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
   keys create --user <handle>    print a new API key for the HTTP server (stored hashed)
   keys revoke <key-id>           revoke a key
   help set <topic> <file>        replace a help topic from a Markdown file`;
 
-const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'help'];
+const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'help'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {

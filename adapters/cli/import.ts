@@ -1,5 +1,6 @@
-// `bindery import <dir>`: every .md file under <dir> becomes a binding in BINDERY_USER's personal space
-// (source "human"). Re-importing finds each binding by its relative path and adds a version only when
+// `bindery import <dir> [--space <slug>]`: every .md file under <dir> becomes a binding in BINDERY_USER's
+// personal space, or the space named (source "human"). Files `bindery export` wrote give back their
+// fields exactly (core/services/export-format.ts). Re-importing finds each binding by its relative path and adds a version only when
 // the file changed. Skipped files are named on stderr; the summary line goes to stdout.
 import { realpathSync, statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
@@ -9,6 +10,18 @@ import { ensureCaller } from '../../core/services/prepare.ts';
 import type { CoreDeps } from '../../core/services/bindings.ts';
 import { markdownFiles, readListedFile, type ReadHooks } from './import-files.ts';
 import { openRuntime } from '../runtime.ts';
+import { createProgress, type Progress } from './progress.ts';
+
+/** Room for an exported file's front matter on top of the content limit (fields are bounded: name 200, summary 600, 8 × 160). */
+const FRONT_MATTER_ALLOWANCE = 64 * 1024;
+/** How an exported file begins (core/services/export-format.ts). */
+const EXPORT_HEAD = /^---\r?\n(?:bindery: |\{"bindery":)/;
+
+/** Only an exported file may pass the content limit, by its front matter (the service then checks its content). */
+function overLimit(bytes: Uint8Array, max: number): string | undefined {
+  if (bytes.length <= max || EXPORT_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)))) return undefined;
+  return `is ${bytes.length} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+}
 
 export type ImportCounts = { created: number; updated: number; unchanged: number; skipped: number };
 
@@ -17,7 +30,14 @@ export type ImportCounts = { created: number; updated: number; unchanged: number
  * unreadable files included, as skipped). Each file is read through `readListedFile`, never by path
  * again after listing; `hooks` lets tests change the folder between the steps.
  */
-export async function importFolder(deps: CoreDeps, caller: Caller, dir: string, report: (sourcePath: string, outcome: ImportOutcome) => void, hooks?: ReadHooks): Promise<ImportCounts> {
+export async function importFolder(
+  deps: CoreDeps,
+  caller: Caller,
+  dir: string,
+  report: (sourcePath: string, outcome: ImportOutcome) => void,
+  hooks?: ReadHooks,
+  opts: { space?: string; progress?: Progress } = {},
+): Promise<ImportCounts> {
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0 };
   const rel = (path: string) => relative(dir, path).split(sep).join('/');
   const done = (sourcePath: string, outcome: ImportOutcome) => {
@@ -25,18 +45,25 @@ export async function importFolder(deps: CoreDeps, caller: Caller, dir: string, 
     report(sourcePath, outcome);
   };
   const realRoot = realpathSync(dir);
-  for (const path of markdownFiles(dir, (p, reason) => done(rel(p), { status: 'skipped', reason }))) {
+  const files = markdownFiles(dir, (p, reason) => done(rel(p), { status: 'skipped', reason }));
+  opts.progress?.setTotal(files.length);
+  for (const path of files) {
     const sourcePath = rel(path);
-    const read = readListedFile(dir, realRoot, path, deps.config.maxContentBytes, hooks);
-    done(sourcePath, 'skipped' in read ? { status: 'skipped', reason: read.skipped } : await importDocument(deps, caller, { sourcePath, bytes: read.bytes }));
+    const max = deps.config.maxContentBytes;
+    const read = readListedFile(dir, realRoot, path, max + FRONT_MATTER_ALLOWANCE, hooks);
+    const skip = 'skipped' in read ? read.skipped : overLimit(read.bytes, max);
+    done(sourcePath, skip !== undefined ? { status: 'skipped', reason: skip } : await importDocument(deps, caller, { sourcePath, bytes: (read as { bytes: Uint8Array }).bytes, space: opts.space }));
+    opts.progress?.tick();
   }
   return counts;
 }
 
 export async function main(args: string[]): Promise<number> {
-  const dir = args.find((a) => !a.startsWith('-'));
-  if (!dir) {
-    console.error('usage: bindery import <dir>');
+  const at = args.indexOf('--space');
+  const space = at >= 0 ? args[at + 1] : undefined;
+  const dir = args.find((a, i) => !a.startsWith('-') && (at < 0 || i !== at + 1));
+  if (!dir || (at >= 0 && !space)) {
+    console.error('usage: bindery import <dir> [--space <slug>]');
     return 2;
   }
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
@@ -45,11 +72,19 @@ export async function main(args: string[]): Promise<number> {
   }
   const { deps, database, config } = await openRuntime();
   const caller = await ensureCaller(deps, config.user);
-  const counts = await importFolder(deps, caller, dir, (path, outcome) => {
-    if (outcome.status === 'skipped') console.error(`skipped ${path}: ${outcome.reason}`);
-    else for (const w of outcome.warnings) console.error(`${path}: ${w}`);
-  });
-  console.log(`imported ${dir} into @${caller.handle}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
+  const progress = createProgress({ unit: 'files' });
+  const counts = await importFolder(
+    deps,
+    caller,
+    dir,
+    (path, outcome) => {
+      if (outcome.status === 'skipped') progress.note(`skipped ${path}: ${outcome.reason}`);
+      else for (const w of outcome.warnings) progress.note(`${path}: ${w}`);
+    },
+    undefined,
+    { space, progress },
+  );
+  progress.done(`imported ${dir} into @${space?.replace(/^@/, '') ?? caller.handle}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
   database.close();
   return 0;
 }
