@@ -8,6 +8,7 @@ import { ensureCountsCurrent } from '../core/services/prepare.ts';
 import { ensureHelpTopics } from '../core/services/help.ts';
 import { ensureCommentCounts } from '../core/services/comments.ts';
 import { runtimeTelemetry } from './telemetry.ts';
+import { jsonLogger } from '../core/observe/log.ts';
 
 export interface Runtime {
   deps: BinderyDeps & { now: () => number };
@@ -29,7 +30,8 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
   const telemetry = runtimeTelemetry(config);
   const database = createDatabase({ url: config.dbUrl, authToken: config.dbAuthToken, events: telemetry?.metrics.db });
   await migrate(database.db);
-  const log = stderrLogger((line) => process.stderr.write(`${line}\n`));
+  const write = (line: string) => void process.stderr.write(`${line}\n`);
+  const log = config.observe?.logFormat === 'json' ? jsonLogger(write) : stderrLogger(write);
   const deps = { db: database.db, tokens: createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now(), telemetry };
   if (opts.upkeep) {
     const recounted = await ensureCountsCurrent(deps);

@@ -222,3 +222,39 @@ describe('database events', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('the real server (child process)', () => {
+  test('BINDERY_LOG_FORMAT=json: every stderr line is JSON, request lines name their tools, no secret appears; /metrics counts them', async () => {
+    const { mkdtempSync: mk, rmSync: rm } = await import('node:fs');
+    const { createKey, httpClient, startServer } = await import('../reliability/procs.ts');
+    const dir = mk(join(tmpdir(), 'bindery-jsonlog-'));
+    const env = { BINDERY_DB_URL: `file:${join(dir, 'b.db')}`, BINDERY_TOOL_MODE: 'eager', BINDERY_LOG_FORMAT: 'json', BINDERY_METRICS_TOKEN: TOKEN };
+    const key = await createKey(env, 'logger');
+    const server = await startServer(env);
+    try {
+      const secret = 'xylophone-hidden-words';
+      const c = await httpClient(server.url, key);
+      const made = await c.callTool({ name: 'create_binding', arguments: { name: 'Secret plan', content: `# Plan\n\n${secret}\n`, summary: secret } });
+      expect(made.isError).toBeFalsy();
+      await c.callTool({ name: 'search_bindings', arguments: { query: secret } });
+      await fetch(`${server.url}/@logger/secret-plan?share=shs_${'y'.repeat(40)}`, { headers: { Cookie: 'sid=cookie-secret-zz' } });
+      await fetch(`${server.url}/api/bindings`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: secret, content: secret, summary: secret }) });
+      const scraped = await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+      expect(scraped).toContain('bindery_tool_calls_total{tool="create_binding",outcome="ok"} 1');
+      expect(scraped).toContain('bindery_tool_calls_total{tool="search_bindings",outcome="ok"} 1');
+      expect(scraped).toMatch(/bindery_sessions_open 1\n/);
+      await c.close();
+      await Bun.sleep(100);
+      const lines = server.stderr().trim().split('\n');
+      const parsed = lines.map((l) => JSON.parse(l));
+      const requests = parsed.filter((p) => p.msg === 'http');
+      expect(requests.find((p) => p.tools.includes('create_binding'))).toMatchObject({ route: '/mcp', status: 200, outcome: 'ok' });
+      expect(requests.find((p) => p.tools.includes('search_bindings'))!.responseTokens).toBeGreaterThan(0);
+      const all = server.stderr();
+      for (const s of [secret, key, TOKEN, 'cookie-secret-zz', 'y'.repeat(40), 'secret-plan']) expect(all).not.toContain(s);
+    } finally {
+      await server.stop();
+      rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
