@@ -66,7 +66,7 @@ export async function exportFolder(deps: CoreDeps, caller: Caller, root: string,
   let bindings = 0;
   for (const { space } of spaces) {
     const dir = spaceFolder(realRoot, space.slug);
-    for await (const file of exportFiles(deps, space)) {
+    for await (const file of exportFiles(deps, caller, space)) {
       const name = SAFE_NAME.test(file.slug) ? file.slug : undefined;
       if (!name) {
         progress.note(`skipped @${space.slug}/${file.slug}: not a safe file name`);

@@ -23,9 +23,9 @@ export async function spacesToExport(deps: CoreDeps, caller: Caller, ref?: strin
 }
 
 /** Every live binding of a space as its export file (slug and text), in slug order. */
-export async function* exportFiles(deps: CoreDeps, space: SpaceRow): AsyncGenerator<{ slug: string; text: string }> {
+export async function* exportFiles(deps: CoreDeps, caller: Caller, space: SpaceRow): AsyncGenerator<{ slug: string; text: string }> {
   for (let after = ''; ; ) {
-    const rows = await exportPage(deps.db, space.id, after, PAGE);
+    const rows = await exportPage(deps.db, caller.id, space.id, after, PAGE);
     for (const r of rows) {
       const text = renderExport({ id: r.id, name: r.name, summary: r.summary, keyPoints: r.keyPoints, version: r.number, source: r.source, model: r.model, updatedAt: new Date(r.updatedAt).toISOString(), content: r.content });
       yield { slug: r.slug, text };

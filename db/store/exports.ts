@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { bindingsTable, versionsTable } from '../schema/index.ts';
+import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
+import { canReadBindingSql } from './access.ts';
 import type { BinderyDb } from '../types.ts';
 
 /** One live binding at its current version, content included, as `bindery export` writes it. */
@@ -16,8 +17,11 @@ export interface ExportRow {
   content: string;
 }
 
-/** Live bindings of a space after `afterSlug`, by slug, `limit` at a time (deleted ones never). */
-export function exportPage(db: BinderyDb, spaceId: string, afterSlug: string, limit: number): Promise<ExportRow[]> {
+/**
+ * Live bindings of a space the user may read, after `afterSlug`, by slug, `limit` at a time (deleted
+ * ones never). Each row is checked like any read, though a space one may name is readable whole.
+ */
+export function exportPage(db: BinderyDb, userId: string, spaceId: string, afterSlug: string, limit: number): Promise<ExportRow[]> {
   return db
     .select({
       id: bindingsTable.id,
@@ -32,8 +36,9 @@ export function exportPage(db: BinderyDb, spaceId: string, afterSlug: string, li
       content: versionsTable.content,
     })
     .from(bindingsTable)
+    .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
     .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), eq(versionsTable.number, bindingsTable.currentVersion)))
-    .where(and(eq(bindingsTable.spaceId, spaceId), isNull(bindingsTable.deletedAt), gt(bindingsTable.slug, afterSlug)))
+    .where(and(eq(bindingsTable.spaceId, spaceId), isNull(bindingsTable.deletedAt), gt(bindingsTable.slug, afterSlug), canReadBindingSql(userId)))
     .orderBy(asc(bindingsTable.slug))
     .limit(limit)
     .all() as Promise<ExportRow[]>;

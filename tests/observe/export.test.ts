@@ -141,6 +141,17 @@ describe('round trip', () => {
   });
 });
 
+describe('access', () => {
+  test("another user's private space cannot be exported, and is not among theirs", async () => {
+    const bob = await ensureCaller(deps, 'bob');
+    const dir = mkdtempSync(join(tmpdir(), 'bindery-export-bob-'));
+    await expect(exportFolder(deps, bob, dir, { space: 'notes', sink: quiet, summarySink: quiet })).rejects.toThrow(/not found|NOT_FOUND|no space/i);
+    expect(await exportFolder(deps, bob, dir, { sink: quiet, summarySink: quiet })).toEqual({ spaces: 1, bindings: 0 });
+    expect(readdirSync(dir)).toEqual(['bob']);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('safe writes', () => {
   test('a link planted at a file name is replaced, never written through', async () => {
     const outside = join(root, 'outside.txt');
