@@ -5,10 +5,12 @@
 import { Elysia } from 'elysia';
 import { createHttpApp, type HttpApp } from '../core/http/app.ts';
 import { openRuntime } from './runtime.ts';
+import { drainHttp, onTerminate } from './shutdown.ts';
 
 export interface RunningHttp {
   url: string;
   app: HttpApp;
+  /** Stops taking requests, answers those in flight (bounded), closes sessions and the database. */
   stop(): Promise<void>;
 }
 
@@ -25,7 +27,7 @@ export async function startHttp(env: Record<string, string | undefined> = proces
     url,
     app,
     async stop() {
-      await elysia.stop(true);
+      await drainHttp(elysia.server ?? undefined, app);
       await app.close();
       database.close();
     },
@@ -35,9 +37,7 @@ export async function startHttp(env: Record<string, string | undefined> = proces
 if (import.meta.main) {
   try {
     const running = await startHttp();
-    const stop = () => void running.stop().finally(() => process.exit(0));
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    onTerminate(() => running.stop(), (line) => process.stderr.write(`[bindery] ${line}\n`));
   } catch (err) {
     process.stderr.write(`[bindery] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

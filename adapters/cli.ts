@@ -6,6 +6,7 @@ const USAGE = `usage: bindery <command>
   serve                          MCP over Streamable HTTP (same as bun run serve)
   migrate [--print-sql [--since <tag>]]  create or upgrade the database (BINDERY_DB_URL); --print-sql: SQL for D1
   import <dir> [--space <slug>]  every .md file under <dir> becomes a binding (in that space)
+  export <dir> [--space <slug>]  every binding becomes <dir>/<space>/<slug>.md (front matter + content)
   measure [--json] [-- <cmd> …]  token cost of tool definitions (Bindery's, or any stdio MCP server's)
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
   keys create --user <handle> [--print-sql]  print a new API key (stored hashed); --print-sql: SQL for D1
@@ -16,7 +17,7 @@ const USAGE = `usage: bindery <command>
   dump <file>|- [--sql]          logical dump of the database (--sql: INSERTs for Cloudflare D1)
   restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)`;
 
-const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore'];
+const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {

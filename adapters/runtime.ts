@@ -7,6 +7,8 @@ import { createTiktokenCounter, parseConfig, stderrLogger, type BinderyConfig, t
 import { ensureCountsCurrent } from '../core/services/prepare.ts';
 import { ensureHelpTopics } from '../core/services/help.ts';
 import { ensureCommentCounts } from '../core/services/comments.ts';
+import { runtimeTelemetry } from './telemetry.ts';
+import { jsonLogger } from '../core/observe/log.ts';
 
 export interface Runtime {
   deps: BinderyDeps & { now: () => number };
@@ -25,10 +27,12 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
   if (config.dbUrl.startsWith('file:') && !config.dbUrl.includes(':memory:')) {
     mkdirSync(dirname(config.dbUrl.slice('file:'.length)), { recursive: true });
   }
-  const database = createDatabase({ url: config.dbUrl, authToken: config.dbAuthToken });
+  const telemetry = runtimeTelemetry(config);
+  const database = createDatabase({ url: config.dbUrl, authToken: config.dbAuthToken, events: telemetry?.metrics.db });
   await migrate(database.db);
-  const log = stderrLogger((line) => process.stderr.write(`${line}\n`));
-  const deps = { db: database.db, tokens: createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now() };
+  const write = (line: string) => void process.stderr.write(`${line}\n`);
+  const log = config.observe?.logFormat === 'json' ? jsonLogger(write) : stderrLogger(write);
+  const deps = { db: database.db, tokens: createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now(), telemetry };
   if (opts.upkeep) {
     const recounted = await ensureCountsCurrent(deps);
     if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);

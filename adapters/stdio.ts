@@ -4,19 +4,37 @@ import { createBinderyServer } from '../core/index.ts';
 import { LineTransport } from '../core/protocol/line-transport.ts';
 import { ensureCaller } from '../core/services/prepare.ts';
 import { openRuntime } from './runtime.ts';
+import { DRAIN_MS, flushStdout, onTerminate, trackInFlight } from './shutdown.ts';
 
 /** Serves MCP over this process's stdin/stdout as BINDERY_USER. */
 export async function runStdio(): Promise<void> {
-  const { deps, config } = await openRuntime(process.env, { upkeep: true });
+  const { deps, config, database } = await openRuntime(process.env, { upkeep: true });
   const caller = await ensureCaller(deps, config.user);
   const server = createBinderyServer(deps, { caller });
   // Lines up to what the content limit may take once JSON-escaped (up to 6 bytes a byte) are read,
   // so an oversize argument gets its tool error; a longer line is skipped and answered -32600.
   const maxLineBytes = Math.max(32 * 2 ** 20, 6 * config.maxContentBytes + 2 ** 20);
   const transport = new LineTransport(process.stdin, process.stdout, maxLineBytes);
-  transport.onclose = () => process.exit(0);
   server.server.onerror = (err) => deps.log?.error('stdio transport', err);
   await server.connect(transport);
+  // On SIGTERM, or when stdin ends: read no more, answer what was read (bounded), close, exit 0.
+  const inFlight = trackInFlight(transport);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      process.stdin.pause();
+      await inFlight.idle(DRAIN_MS);
+      await flushStdout();
+      await server.close();
+      database.close();
+    })());
+  const protocolClose = transport.onclose;
+  transport.onclose = () => {
+    protocolClose?.();
+    void close().finally(() => process.exit(0));
+  };
+  process.stdin.once('end', () => void close().finally(() => process.exit(0)));
+  onTerminate(close, (line) => deps.log?.info(line));
   deps.log?.info(`stdio ready as @${caller.handle} (${config.dbUrl}, mode ${config.toolMode}, ${config.tokenizer})`);
 }
 

@@ -1,4 +1,5 @@
 import { TOKENIZERS, type TokenizerName } from './tokens/counter.ts';
+import { parseObserveConfig, type ObserveConfig } from './observe/telemetry.ts';
 
 export type ToolMode = 'eager' | 'lazy' | 'proxy' | 'auto';
 export const TOOL_MODES: readonly ToolMode[] = ['eager', 'lazy', 'proxy', 'auto'];
@@ -21,6 +22,8 @@ export interface BinderyConfig {
   riskThresholds: { low: number; medium: number; high: number };
   /** The HTTP surface (`bun run serve`, the edge handler). */
   http: HttpConfig;
+  /** /metrics and JSON request logs (BINDERY_METRICS_TOKEN, BINDERY_LOG_FORMAT). */
+  observe?: ObserveConfig;
 }
 
 /** HTTP settings: sessions, DNS-rebinding allow-lists, body limit, CORS. */
@@ -115,6 +118,7 @@ export function parseConfig(env: Env): BinderyConfig {
       high: intVar(env, 'BINDERY_RISK_HIGH', d.riskThresholds.high, 1, 10_000_000),
     },
     http: parseHttpConfig(env, publicUrl),
+    observe: parseObserveConfig(env),
   };
 }
 

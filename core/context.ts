@@ -15,6 +15,8 @@ export interface BinderyDeps {
   config: BinderyConfig;
   clock?: () => number;
   log?: Logger;
+  /** Metrics and request logs (core/observe); absent, nothing is counted. */
+  telemetry?: import('./observe/telemetry.ts').Telemetry;
 }
 
 export interface Caller {

@@ -79,6 +79,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     profiler.observe(tool, figures);
     processWide?.observe(tool, figures);
     extra?.(tool, figures);
+    deps.telemetry?.observeTool(tool, figures);
   };
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },

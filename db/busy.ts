@@ -2,6 +2,17 @@
 export interface BusyPolicy {
   retryForMs: number;
   onRetry?: () => void;
+  /** Hears of a call that failed for good (not busy, or busy past `retryForMs`). */
+  onFailure?: (err: unknown) => void;
+}
+
+/**
+ * What a database client tells an observer (metrics): each busy retry, and each call that failed for
+ * good with its SQLite code. Plain callbacks, so db/ depends on nothing above it.
+ */
+export interface DbEvents {
+  busyRetry?(): void;
+  error?(code: string | undefined): void;
 }
 
 /**
@@ -29,7 +40,10 @@ export async function withBusyRetry<T>(policy: BusyPolicy, fn: () => T): Promise
     try {
       return fn();
     } catch (err) {
-      if (!isBusy(err) || Date.now() >= deadline) throw err;
+      if (!isBusy(err) || Date.now() >= deadline) {
+        policy.onFailure?.(err);
+        throw err;
+      }
       policy.onRetry?.();
       const pause = Math.min(100, 2 ** Math.min(attempt, 7)) * (0.5 + Math.random());
       await new Promise((r) => setTimeout(r, pause));

@@ -2,12 +2,15 @@ import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { schema } from './schema/index.ts';
 import { EmbeddedClient } from './embedded-client.ts';
+import type { DbEvents } from './busy.ts';
 import type { BinderyDb } from './types.ts';
 
 export interface DatabaseOptions {
   /** `file:…`, `:memory:`, `libsql://…` or `https://…` (Turso). */
   url: string;
   authToken?: string;
+  /** Busy retries and failed calls of an embedded database are told here (remote clients: not yet). */
+  events?: DbEvents;
 }
 
 export interface Database {
@@ -22,7 +25,7 @@ export interface Database {
  * `libsql://`, `https://`) use `@libsql/client`.
  */
 export function createDatabase(options: DatabaseOptions): Database {
-  const client: Client = embeddedPath(options.url) !== undefined ? new EmbeddedClient(embeddedPath(options.url)!) : createClient({ url: options.url, authToken: options.authToken });
+  const client: Client = embeddedPath(options.url) !== undefined ? new EmbeddedClient(embeddedPath(options.url)!, { events: options.events }) : createClient({ url: options.url, authToken: options.authToken });
   const db: BinderyDb = drizzle(client, { schema });
   return { db, client, close: () => client.close() };
 }

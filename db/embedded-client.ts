@@ -1,6 +1,6 @@
 import Database from 'libsql';
 import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client';
-import { isBusy, sleepSync, withBusyRetry, type BusyPolicy } from './busy.ts';
+import { isBusy, sleepSync, withBusyRetry, type BusyPolicy, type DbEvents } from './busy.ts';
 import { CACHEABLE, exec, mapError, prepareOnce, READ_ONLY, runStatement, SCHEMA_CHANGE, sqlOf, type Cached, type Conn, type Statement } from './embedded-statements.ts';
 
 export interface EmbeddedClientOptions {
@@ -10,6 +10,8 @@ export interface EmbeddedClientOptions {
   retryForMs?: number;
   /** Prepared statements kept per connection. */
   statementCacheSize?: number;
+  /** Told of busy retries and failed calls (metrics); never changes what a call does. */
+  events?: DbEvents;
 }
 
 /** Counters a test (and `bindery measure`) can read: proof the cache and the retries are live. */
@@ -55,7 +57,11 @@ export class EmbeddedClient implements Client {
     this.#cacheSize = options.statementCacheSize ?? 256;
     this.#policy = {
       retryForMs: options.retryForMs ?? 15_000,
-      onRetry: () => void this.stats.busyRetries++,
+      onRetry: () => {
+        this.stats.busyRetries++;
+        options.events?.busyRetry?.();
+      },
+      onFailure: options.events?.error ? (err) => options.events!.error!(errorCode(err)) : undefined,
     };
     this.#db = this.#open(options.busyTimeoutMs ?? 50);
     this.#schemaVersion = this.#db.prepare('PRAGMA schema_version');
@@ -295,4 +301,11 @@ class EmbeddedTransaction implements Transaction {
     this.closed = true;
     this.done();
   }
+}
+
+/** SQLite's code of a failed call (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_BUSY`, …), if it has one. */
+function errorCode(err: unknown): string | undefined {
+  const e = mapError(err) as { extendedCode?: unknown; code?: unknown };
+  const code = typeof e?.extendedCode === 'string' ? e.extendedCode : e?.code;
+  return typeof code === 'string' && /^SQLITE_[A-Z_]{1,40}$/.test(code) ? code : undefined;
 }

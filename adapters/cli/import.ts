@@ -1,5 +1,6 @@
 // `bindery import <dir> [--space <slug>]`: every .md file under <dir> becomes a binding (source
-// "human") in that space, which BINDERY_USER must own, or in BINDERY_USER's personal space. Re-importing finds each binding by its relative path and adds a version only when
+// "human") in that space, which BINDERY_USER must own, or in BINDERY_USER's personal space. Files
+// `bindery export` wrote give back their fields exactly (core/services/export-format.ts). Re-importing finds each binding by its relative path and adds a version only when
 // the file changed. Skipped files are named on stderr; the summary line goes to stdout.
 import { realpathSync, statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
@@ -10,6 +11,18 @@ import { ensureCaller } from '../../core/services/prepare.ts';
 import { resolveWritableSpace, type CoreDeps } from '../../core/services/bindings.ts';
 import { markdownFiles, readListedFile, type ReadHooks } from './import-files.ts';
 import { openRuntime } from '../runtime.ts';
+import { createProgress, type Progress } from './progress.ts';
+
+/** Room for an exported file's front matter on top of the content limit (fields are bounded: name 200, summary 600, 8 × 160). */
+const FRONT_MATTER_ALLOWANCE = 64 * 1024;
+/** How an exported file begins (core/services/export-format.ts). */
+const EXPORT_HEAD = /^---\r?\n(?:bindery: |\{"bindery":)/;
+
+/** Only an exported file may pass the content limit, by its front matter (the service then checks its content). */
+function overLimit(bytes: Uint8Array, max: number): string | undefined {
+  if (bytes.length <= max || EXPORT_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)))) return undefined;
+  return `is ${bytes.length} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+}
 
 export type ImportCounts = { created: number; updated: number; unchanged: number; skipped: number };
 
@@ -18,7 +31,14 @@ export type ImportCounts = { created: number; updated: number; unchanged: number
  * unreadable files included, as skipped). Each file is read through `readListedFile`, never by path
  * again after listing; `hooks` lets tests change the folder between the steps.
  */
-export async function importFolder(deps: CoreDeps, caller: Caller, dir: string, report: (sourcePath: string, outcome: ImportOutcome) => void, hooks?: ReadHooks, space?: string): Promise<ImportCounts> {
+export async function importFolder(
+  deps: CoreDeps,
+  caller: Caller,
+  dir: string,
+  report: (sourcePath: string, outcome: ImportOutcome) => void,
+  hooks?: ReadHooks,
+  opts: { space?: string; progress?: Progress } = {},
+): Promise<ImportCounts> {
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0 };
   const rel = (path: string) => relative(dir, path).split(sep).join('/');
   const done = (sourcePath: string, outcome: ImportOutcome) => {
@@ -26,10 +46,15 @@ export async function importFolder(deps: CoreDeps, caller: Caller, dir: string, 
     report(sourcePath, outcome);
   };
   const realRoot = realpathSync(dir);
-  for (const path of markdownFiles(dir, (p, reason) => done(rel(p), { status: 'skipped', reason }))) {
+  const files = markdownFiles(dir, (p, reason) => done(rel(p), { status: 'skipped', reason }));
+  opts.progress?.setTotal(files.length);
+  for (const path of files) {
     const sourcePath = rel(path);
-    const read = readListedFile(dir, realRoot, path, deps.config.maxContentBytes, hooks);
-    done(sourcePath, 'skipped' in read ? { status: 'skipped', reason: read.skipped } : await importDocument(deps, caller, { sourcePath, bytes: read.bytes }, space));
+    const max = deps.config.maxContentBytes;
+    const read = readListedFile(dir, realRoot, path, max + FRONT_MATTER_ALLOWANCE, hooks);
+    const skip = 'skipped' in read ? read.skipped : overLimit(read.bytes, max);
+    done(sourcePath, skip !== undefined ? { status: 'skipped', reason: skip } : await importDocument(deps, caller, { sourcePath, bytes: (read as { bytes: Uint8Array }).bytes, space: opts.space }));
+    opts.progress?.tick();
   }
   return counts;
 }
@@ -64,18 +89,19 @@ export async function main(args: string[]): Promise<number> {
       console.error(`bindery import: ${why}; nothing was imported (BINDERY_USER=${caller.handle}; create the space with create_space, or pick one you own)`);
       return 2;
     }
+    const progress = createProgress({ unit: 'files' });
     const counts = await importFolder(
       deps,
       caller,
       dir,
       (path, outcome) => {
-        if (outcome.status === 'skipped') console.error(`skipped ${path}: ${outcome.reason}`);
-        else for (const w of outcome.warnings) console.error(`${path}: ${w}`);
+        if (outcome.status === 'skipped') progress.note(`skipped ${path}: ${outcome.reason}`);
+        else for (const w of outcome.warnings) progress.note(`${path}: ${w}`);
       },
       undefined,
-      space.id,
+      { space: space.id, progress },
     );
-    console.log(`imported ${dir} into @${space.slug}${spaceRef ? ` (as @${caller.handle})` : ''}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
+    progress.done(`imported ${dir} into @${space.slug}${spaceRef ? ` (as @${caller.handle})` : ''}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
     return 0;
   } finally {
     database.close();

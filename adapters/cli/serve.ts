@@ -1,10 +1,9 @@
 // `bindery serve`: the HTTP server (same as `bun run serve`), kept running.
 import { startHttp } from '../bun-http.ts';
+import { onTerminate } from '../shutdown.ts';
 
 export async function main(): Promise<number> {
   const running = await startHttp();
-  const stop = () => void running.stop().finally(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  onTerminate(() => running.stop(), (line) => process.stderr.write(`[bindery] ${line}\n`));
   return -1;
 }

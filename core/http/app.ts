@@ -13,6 +13,7 @@ import { handleRest } from './rest.ts';
 import { handleOAuth } from '../oauth/router.ts';
 import { isOAuthPath, mcpResource, resourceMetadataUrl } from '../oauth/urls.ts';
 import { handleWeb, isWebPath } from '../web/router.ts';
+import { createHttpObserver } from '../observe/http.ts';
 
 export interface HttpAppOptions {
   deps: BinderyDeps;
@@ -34,7 +35,8 @@ export interface HttpApp {
 
 /** Builds the HTTP surface of CONTRACT §8 over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
-  const { deps } = options;
+  const observer = createHttpObserver(options.deps, { sessionsOpen: () => mcp.sessions?.size ?? 0 });
+  const { deps } = observer;
   const http = deps.config.http;
   const stateless = options.stateless ?? http.stateless;
   const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions, maxSessionsPerKey: http.maxSessionsPerKey });
@@ -72,6 +74,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   async function route(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
+    const observed = observer.route(request, path);
+    if (observed) return observed;
     if (path === '/healthz' && request.method === 'GET') return health();
     // The API's description is public: a client reads it before it has a key.
     if (path === '/api/openapi.json' && request.method === 'GET') return json(openApiDocument(deps.config.publicUrl), 200, { 'Cache-Control': 'public, max-age=300' });
@@ -106,30 +110,32 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     get pages() {
       return pages.stats;
     },
-    async fetch(request) {
-      const url = new URL(request.url);
-      // Every error body on /mcp is JSON-RPC shaped ({jsonrpc, id: null, error}): MCP clients parse it.
-      const isMcp = url.pathname === '/mcp';
-      // OAuth (core/oauth) answers its own paths: its own CORS, Host check and error shapes.
-      if (isOAuthPath(url.pathname)) return handleOAuth(deps, request, url);
-      const refused = checkHostAndOrigin(http, request);
-      if (refused) return isMcp ? rpcError(403, -32000, `Forbidden: ${refused}`) : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
-      const cors = corsHeaders(http, request);
-      if (request.method === 'OPTIONS') {
-        if (Object.keys(cors).length) return new Response(null, { status: 204, headers: cors });
-        const allow = { Allow: 'GET, POST, PATCH, DELETE' };
-        return isMcp ? rpcError(405, -32000, 'Method not allowed: OPTIONS (CORS is off; BINDERY_CORS_ORIGINS)', allow) : new Response(null, { status: 405, headers: allow });
-      }
-      try {
-        return withHeaders(await route(request, url), cors);
-      } catch (err) {
-        log?.error('HTTP request failed', err);
-        return withHeaders(isMcp ? rpcError(500, -32603, 'Internal error') : json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
-      }
-    },
+    fetch: (request) => observer.wrap(request, () => serve(request)),
     async close() {
       if (sweeper) clearInterval(sweeper);
       await mcp.close();
     },
   };
+
+  async function serve(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    // Every error body on /mcp is JSON-RPC shaped ({jsonrpc, id: null, error}): MCP clients parse it.
+    const isMcp = url.pathname === '/mcp';
+    // OAuth (core/oauth) answers its own paths: its own CORS, Host check and error shapes.
+    if (isOAuthPath(url.pathname)) return handleOAuth(deps, request, url);
+    const refused = checkHostAndOrigin(http, request);
+    if (refused) return isMcp ? rpcError(403, -32000, `Forbidden: ${refused}`) : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
+    const cors = corsHeaders(http, request);
+    if (request.method === 'OPTIONS') {
+      if (Object.keys(cors).length) return new Response(null, { status: 204, headers: cors });
+      const allow = { Allow: 'GET, POST, PATCH, DELETE' };
+      return isMcp ? rpcError(405, -32000, 'Method not allowed: OPTIONS (CORS is off; BINDERY_CORS_ORIGINS)', allow) : new Response(null, { status: 405, headers: allow });
+    }
+    try {
+      return withHeaders(await route(request, url), cors);
+    } catch (err) {
+      log?.error('HTTP request failed', err);
+      return withHeaders(isMcp ? rpcError(500, -32603, 'Internal error') : json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
+    }
+  }
 }

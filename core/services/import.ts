@@ -3,6 +3,8 @@ import type { Caller } from '../context.ts';
 import { BinderyError } from '../errors.ts';
 import { sha256Hex } from '../ids.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
+import { liveBindingInSpace } from '../../db/store/exports.ts';
+import { parseExport } from './export-format.ts';
 import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings.ts';
 
 export const MAX_NAME = 200;
@@ -172,33 +174,38 @@ export type ImportOutcome =
   | { status: 'skipped'; reason: string };
 
 /**
- * Imports one file into `space` (id or slug; the caller's personal space when omitted) as a `human`
- * write. The binding remembers its source path, so importing the same path again into the same space
- * adds a version only when the file changed.
+ * Imports one file into a space the caller owns (default: the personal space) as a `human` write. The
+ * binding remembers its source path, so importing the same path again adds a version only when the
+ * file changed. A file `bindery export` wrote (core/services/export-format.ts) gives its fields exactly
+ * as written, content after the export's front matter byte for byte; it updates the binding of its
+ * `id` when that one lives in the target space, and adds a version only when a field differs.
  */
-export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array }, spaceRef?: string): Promise<ImportOutcome> {
+export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array; space?: string }): Promise<ImportOutcome> {
   const text = decodeUtf8(file.bytes);
   if (text === null) return { status: 'skipped', reason: 'not valid UTF-8' };
-  if (text.trim() === '') return { status: 'skipped', reason: 'empty' };
-  const doc = parseMarkdownDoc(text, file.sourcePath);
+  const exported = parseExport(text);
+  if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
+  if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
+  const doc: ImportedDoc = exported ? { name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content, warnings: [] } : parseMarkdownDoc(text, file.sourcePath);
   const provenance = { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
   await deps.tokens.load();
-  const space = await resolveWritableSpace(deps, caller, spaceRef);
+  const space = await resolveWritableSpace(deps, caller, file.space);
   // Another import of the same path, or a delete of its binding, may land between the read and the
   // write; the write then refuses (CONFLICT on sourcePath, NOT_FOUND), and the next round reads again.
   for (let attempt = 0; ; attempt++) {
     try {
-      const existing = await findImportedBinding(deps.db, space.id, file.sourcePath);
-      if (!existing) {
+      const byId = exported?.id && (await liveBindingInSpace(deps.db, space.id, exported.id)) ? exported.id : undefined;
+      const existing = byId ? undefined : await findImportedBinding(deps.db, space.id, file.sourcePath);
+      if (!byId && !existing) {
         const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath }, provenance);
         return { status: 'created', id: row.bindingId, version: row.number, warnings: doc.warnings };
       }
-      if (existing.contentHash === (await sha256Hex(doc.content))) {
-        return { status: 'unchanged', id: existing.id, version: existing.currentVersion, warnings: doc.warnings };
+      if (!exported && existing!.contentHash === (await sha256Hex(doc.content))) {
+        return { status: 'unchanged', id: existing!.id, version: existing!.currentVersion, warnings: doc.warnings };
       }
-      const { row } = await updateBinding(deps, caller, existing.id, fields, provenance);
-      return { status: 'updated', id: row.bindingId, version: row.number, warnings: doc.warnings };
+      const { row, changed } = await updateBinding(deps, caller, byId ?? existing!.id, fields, provenance);
+      return { status: changed ? 'updated' : 'unchanged', id: row.bindingId, version: row.number, warnings: doc.warnings };
     } catch (e) {
       if (e instanceof BinderyError && (e.code === 'TOO_LARGE' || e.code === 'INVALID_INPUT')) return { status: 'skipped', reason: e.message };
       const raced = e instanceof BinderyError && ((e.code === 'CONFLICT' && e.field === 'sourcePath') || e.code === 'NOT_FOUND');

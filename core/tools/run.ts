@@ -7,7 +7,7 @@ import type { AnyTool, ToolOutput } from './define.ts';
 import { formatIssues } from './format-issues.ts';
 
 export interface ToolRunObserver {
-  (tool: string, figures: { tokens: number; dataTokens: number; isError: boolean; ms: number }): void;
+  (tool: string, figures: { tokens: number; dataTokens: number; isError: boolean; ms: number; code?: string; omitted?: number }): void;
 }
 
 /**
@@ -19,6 +19,8 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
   const started = ctx.now();
   let result: CallToolResult;
   let dataTokens = 0;
+  let code: string | undefined;
+  let omitted = 0;
   // Read tools whose text is all stored blocks skip the tokenizer entirely (an edge cold start
   // never loads it for them); everything else loads it once, up front.
   if (!tool.storedTextOnly) await ctx.tokens.load();
@@ -29,6 +31,7 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
     // framing is overhead; a text made only of framing lines is all data (e.g. a version list).
     const stored = out.pieces.reduce((n, p) => n + (p.tokens ?? 0), 0);
     dataTokens = out.dataTokens ?? (stored > 0 ? Math.min(stored, tokens) : tokens);
+    omitted = out.meta?.budget?.omitted.length ?? 0;
     result = {
       content: [{ type: 'text', text }],
       structuredContent: out.data as Record<string, unknown>,
@@ -37,10 +40,11 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
   } catch (err) {
     // A cancelled call is not a failure to log; its result is dropped by the SDK, unsent.
     if (ctx.signal?.aborted) return { content: [{ type: 'text', text: 'Request cancelled.' }], isError: true, _meta: { context: { response: { tokens: 0 } } } };
+    code = err instanceof BinderyError ? err.code : 'INTERNAL';
     result = await errorResult(err, ctx);
   }
   const tokens = (result._meta as { context: { response: { tokens: number } } }).context.response.tokens;
-  observe?.(tool.name, { tokens, dataTokens: result.isError ? 0 : dataTokens, isError: !!result.isError, ms: ctx.now() - started });
+  observe?.(tool.name, { tokens, dataTokens: result.isError ? 0 : dataTokens, isError: !!result.isError, ms: ctx.now() - started, code, omitted });
   return result;
 }
 

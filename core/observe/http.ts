@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm';
+import { migrationsCurrent } from '../../db/migrate.ts';
+import type { BinderyDeps } from '../context.ts';
+import { json } from '../http/responses.ts';
+import { METRICS_CONTENT_TYPE } from './metrics.ts';
+import { createTelemetry, type RequestRecord, type Telemetry } from './telemetry.ts';
+
+/** The observability of the HTTP app: /metrics, /readyz, and the per-request count and log line. */
+export interface HttpObserver {
+  /** The deps to build the app on: with `telemetry` when metrics or JSON logs are on. */
+  deps: BinderyDeps;
+  /** Answers GET /metrics and GET /readyz; undefined for every other request. */
+  route(request: Request, path: string): Promise<Response> | undefined;
+  /** Runs one request's handling; counts it and writes its log line when telemetry is on. */
+  wrap(request: Request, handle: () => Promise<Response>): Promise<Response>;
+}
+
+/** Paths served as they are; anything else is templated or, when nothing answered it, `unmatched`. */
+const STATIC_ROUTES = new Set(['/', '/mcp', '/healthz', '/readyz', '/metrics', '/login', '/logout', '/authorize', '/token', '/register', '/api']);
+
+const API_ROUTES = new Set(['me', 'sets', 'bindings']);
+
+/**
+ * The route a request took, as a template that holds no secrets and few distinct values: page slugs,
+ * ids and query strings (share secrets, cursors) never appear.
+ */
+export function routeTemplate(path: string, status: number): string {
+  if (STATIC_ROUTES.has(path)) return path;
+  if (/^\/@[^/]+\/?$/.test(path)) return '/@:space';
+  if (/^\/@[^/]+\/[^/]+\/?$/.test(path)) return '/@:space/:slug';
+  const api = /^\/api\/([a-z][a-z0-9_.-]{0,30})(\/[^/]+)?\/?$/.exec(path);
+  if (api && (status !== 404 || API_ROUTES.has(api[1]!))) return `/api/${api[1]}${api[2] ? '/:id' : ''}`;
+  if (/^\/\.well-known\/[a-z][a-z0-9-]{0,60}$/.test(path) && status !== 404) return path;
+  return 'unmatched';
+}
+
+/** A caller's X-Request-Id when it is a plain token, else a fresh one. */
+function requestId(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+}
+
+async function digest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+/** Compares the presented bearer token with the configured one in time independent of where they differ. */
+async function tokenMatches(presented: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([digest(presented), digest(expected)]);
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+/**
+ * Builds the observer for one HTTP app. Telemetry is on when the adapter passed it, or when
+ * BINDERY_METRICS_TOKEN or BINDERY_LOG_FORMAT=json asks for it; off, `wrap` adds nothing to a request.
+ */
+export function createHttpObserver(deps: BinderyDeps, opts: { sessionsOpen: () => number }): HttpObserver {
+  const observe = deps.config.observe;
+  const wanted = !!observe?.metricsToken || observe?.logFormat === 'json';
+  const telemetry: Telemetry | undefined =
+    deps.telemetry ?? (wanted ? createTelemetry({ writeLine: observe?.logFormat === 'json' ? (line) => console.error(line) : undefined }) : undefined);
+  const withTelemetry = telemetry && telemetry !== deps.telemetry ? { ...deps, telemetry } : deps;
+
+  async function metrics(request: Request): Promise<Response> {
+    const expected = observe?.metricsToken;
+    if (!expected || !telemetry) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} /metrics` } }, 404);
+    const auth = request.headers.get('authorization') ?? '';
+    const presented = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+    if (!presented || !(await tokenMatches(presented, expected))) {
+      return json({ error: { code: 'UNAUTHORIZED', message: 'unauthorized' } }, 401, { 'WWW-Authenticate': 'Bearer realm="bindery-metrics"', 'Cache-Control': 'no-store' });
+    }
+    const body = telemetry.metrics.render({ sessionsOpen: opts.sessionsOpen() });
+    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' } });
+  }
+
+  /** Readiness: the database answers and its migrations are current (liveness stays /healthz). */
+  async function ready(): Promise<Response> {
+    let db = 'ok';
+    try {
+      await deps.db.get(sql`SELECT 1`);
+    } catch {
+      db = 'unreachable';
+    }
+    const migrations = db === 'ok' && (await migrationsCurrent(deps.db).catch(() => false)) ? 'current' : 'pending';
+    const ok = db === 'ok' && migrations === 'current';
+    return json({ ok, db, migrations }, ok ? 200 : 503, { 'Cache-Control': 'no-store' });
+  }
+
+  return {
+    deps: withTelemetry,
+    route(request, path) {
+      const read = request.method === 'GET' || request.method === 'HEAD';
+      if (path === '/metrics' && read) return metrics(request);
+      if (path === '/readyz' && read) return ready();
+      return undefined;
+    },
+    async wrap(request, handle) {
+      if (!telemetry) return handle();
+      const started = performance.now();
+      const record: RequestRecord = { tools: [], tokens: 0, toolErrors: 0 };
+      let status = 500;
+      try {
+        const res = await (telemetry.scope ? telemetry.scope.run(record, handle) : handle());
+        status = res.status;
+        return res;
+      } finally {
+        const path = new URL(request.url).pathname;
+        const route = routeTemplate(path, status);
+        telemetry.metrics.observeRequest(request.method, route, status);
+        if (telemetry.writeLine) {
+          const outcome = status >= 500 ? 'server_error' : status >= 400 ? 'client_error' : record.toolErrors ? 'tool_error' : 'ok';
+          // Only what is listed here is logged: never bodies, headers, query strings or path slugs.
+          const line = { time: new Date().toISOString(), level: 'info', msg: 'http', requestId: requestId(request), method: request.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10, tools: record.tools, responseTokens: record.tokens, outcome };
+          telemetry.writeLine(JSON.stringify(line));
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+
+/**
+ * The Markdown file `bindery export` writes for one binding, and its reading by `bindery import`.
+ *
+ *   ---
+ *   bindery: export/1          ← the marker: only such front matter is read back as fields
+ *   id: bnd_…
+ *   name: …
+ *   …
+ *   ---
+ *   <content, byte for byte>
+ *
+ * The export's front matter is always present and always first; the content follows its closing
+ * `---` line exactly as stored, so content with front matter of its own, `---` lines, CRLF or
+ * nothing at all reads back unchanged. The YAML is checked to hold no line that could close it early.
+ */
+export const EXPORT_MARKER = 'export/1';
+
+/** The fields an exported file carries. */
+export interface ExportedBinding {
+  id: string;
+  name: string;
+  summary: string;
+  keyPoints: string[];
+  version: number;
+  source: 'human' | 'llm';
+  model: string | null;
+  updatedAt: string;
+  content: string;
+}
+
+const DELIMITER_LINE = /^(?:---|\.\.\.)[ \t]*\r?$/m;
+
+/** The file text for one binding. */
+export function renderExport(b: ExportedBinding): string {
+  const head = { bindery: EXPORT_MARKER, id: b.id, name: b.name, summary: b.summary, keyPoints: b.keyPoints, version: b.version, source: b.source, model: b.model, updatedAt: b.updatedAt };
+  let yaml = stringifyYaml(head, { lineWidth: 0, minContentWidth: 0 });
+  // Block scalars are indented, so no line can close the front matter; checked anyway, and any
+  // doubt (or a value YAML would not give back exactly) falls back to JSON, which is YAML too.
+  if (DELIMITER_LINE.test(yaml) || !sameHead(parseYamlSafe(yaml), head)) yaml = `${JSON.stringify(head)}\n`;
+  return `---\n${yaml}---\n${b.content}`;
+}
+
+function parseYamlSafe(text: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sameHead(a: unknown, b: Record<string, unknown>): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Reads an exported file: its fields, or `null` when the text is not one (no marker: an ordinary
+ * Markdown file, imported as such), or an error when it has the marker but fields are missing or wrong.
+ */
+export function parseExport(text: string): ExportedBinding | { error: string } | null {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text.endsWith('---') ? `${text}\n` : text);
+  if (!m) return null;
+  // A quick look first: most Markdown front matter is not ours, and is left to the plain import.
+  if (!/^(?:bindery:|\{"bindery":)/m.test(m[1]!)) return null;
+  const head = parseYamlSafe(m[1]!) as Record<string, unknown> | undefined;
+  if (!head || typeof head !== 'object' || head.bindery !== EXPORT_MARKER) return head && typeof head === 'object' && 'bindery' in head ? { error: `unknown export format "${String(head.bindery)}" (this Bindery reads ${EXPORT_MARKER})` } : null;
+  const str = (k: string) => (typeof head[k] === 'string' ? (head[k] as string) : undefined);
+  const keyPoints = head.keyPoints ?? [];
+  if (str('name') === undefined) return { error: 'export front matter: name must be a string' };
+  if (str('summary') === undefined) return { error: 'export front matter: summary must be a string' };
+  if (!Array.isArray(keyPoints) || keyPoints.some((k) => typeof k !== 'string')) return { error: 'export front matter: keyPoints must be a list of strings' };
+  const source = head.source === 'llm' ? 'llm' : 'human';
+  return {
+    id: str('id') ?? '',
+    name: str('name')!,
+    summary: str('summary')!,
+    keyPoints: keyPoints as string[],
+    version: typeof head.version === 'number' ? head.version : 0,
+    source,
+    model: str('model') ?? null,
+    updatedAt: str('updatedAt') ?? '',
+    content: text.slice(m[0].length),
+  };
+}
