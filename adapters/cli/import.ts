@@ -101,7 +101,7 @@ export async function main(args: string[]): Promise<number> {
       undefined,
       { space: space.id, progress },
     );
-    progress.done(`imported ${dir} into @${space.slug}${spaceRef ? ` (as @${caller.handle})` : ''}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
+    progress.done(`imported ${dir} into @${space.slug}${spaceRef && space.slug !== caller.handle ? ` (as @${caller.handle})` : ''}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
     return 0;
   } finally {
     database.close();
