@@ -1,5 +1,6 @@
 // Shared start-up for the Bun/Node adapters: config from process.env, the database file's folder,
 // migrations, stored-count upkeep. Runtime-specific on purpose (node:fs), so it lives here, not in core.
+import type { BackfillProgress } from '../db/store/fts.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createDatabase, migrate, type Database } from '../db/index.ts';
@@ -22,14 +23,14 @@ export interface Runtime {
  * configuration; other commands leave them alone, so a CLI run with other settings beside a server
  * rewrites nothing that server relies on.
  */
-export async function openRuntime(env: Record<string, string | undefined> = process.env, opts: { upkeep?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(env: Record<string, string | undefined> = process.env, opts: { upkeep?: boolean; progress?: BackfillProgress } = {}): Promise<Runtime> {
   const config = parseConfig(env);
   if (config.dbUrl.startsWith('file:') && !config.dbUrl.includes(':memory:')) {
     mkdirSync(dirname(config.dbUrl.slice('file:'.length)), { recursive: true });
   }
   const telemetry = runtimeTelemetry(config);
   const database = createDatabase({ url: config.dbUrl, authToken: config.dbAuthToken, events: telemetry?.metrics.db });
-  await migrate(database.db);
+  await migrate(database.db, { progress: opts.progress });
   const write = (line: string) => void process.stderr.write(`${line}\n`);
   const log = config.observe?.logFormat === 'json' ? jsonLogger(write) : stderrLogger(write);
   const deps = { db: database.db, tokens: createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now(), telemetry };

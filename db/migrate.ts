@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { migrations } from './migrations/bundle.ts';
 import type { BinderyDb } from './types.ts';
-import { rebuildSearchIndex } from './store/fts.ts';
+import { rebuildSearchIndex, type BackfillProgress } from './store/fts.ts';
 
 export const LEDGER = '__bindery_migrations';
 
 /** Applies every pending migration, each in one atomic batch. Returns the tags applied. */
-export async function migrate(db: BinderyDb): Promise<string[]> {
+export async function migrate(db: BinderyDb, opts: { progress?: BackfillProgress } = {}): Promise<string[]> {
   await db.run(sql.raw(`CREATE TABLE IF NOT EXISTS ${LEDGER} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`));
   const done = new Set((await db.all<{ tag: string }>(sql.raw(`SELECT tag FROM ${LEDGER}`))).map((r) => r.tag));
   const applied: string[] = [];
@@ -28,7 +28,7 @@ export async function migrate(db: BinderyDb): Promise<string[]> {
     applied.push(m.tag);
   }
   // Data upkeep that a SQL migration cannot express idempotently across databases indexed before it.
-  await rebuildSearchIndex(db);
+  await rebuildSearchIndex(db, opts.progress);
   return applied;
 }
 

@@ -7,36 +7,28 @@ import type { Writable } from 'node:stream';
 import { dumpLines, type DumpProgress } from '../../db/dump/write.ts';
 import { dumpSql } from '../../db/dump/sql.ts';
 import { openRuntime } from '../runtime.ts';
+import { createProgress, type ProgressSink } from './progress.ts';
 
 const USAGE = 'usage: bindery dump <file>|- [--sql] [--with-sessions]';
 
 /**
- * Progress for long CLI work: on a TTY, one redrawn stderr line (done/total, rate, time left); off a
- * TTY nothing until the one-line summary. A minimal stand-in until the shared adapters/cli/progress.ts
- * lands (observability work); same shape, so swapping it is an import change.
+ * The shared progress display (./progress.ts) fed absolute row counts, as the dump and restore code
+ * report them. Its summary goes to stderr: stdout may be carrying the dump itself (`-`).
  */
-export function createProgress(label: string, unit = 'rows', out: { isTTY?: boolean; write(s: string): unknown } = process.stderr) {
-  const started = performance.now();
-  let total = 0;
-  let done = 0;
-  let drawn = 0;
-  const rate = () => done / Math.max(0.001, (performance.now() - started) / 1000);
+export function rowProgress(sink: ProgressSink = process.stderr, now: () => number = () => performance.now()) {
+  const started = now();
+  const progress = createProgress({ unit: 'rows', sink, summarySink: sink, now });
+  let seen = 0;
   return {
-    total(n: number) {
-      total = n;
-    },
+    total: (n: number) => progress.setTotal(n),
     update(n: number) {
-      done = n;
-      const now = performance.now();
-      if (!out.isTTY || now - drawn < 200) return;
-      drawn = now;
-      const left = total > done ? ` · ${Math.ceil((total - done) / Math.max(1, rate()))} s left` : '';
-      out.write(`\r\x1b[K${label}: ${done.toLocaleString('en-US')}${total ? `/${total.toLocaleString('en-US')}` : ''} ${unit} · ${Math.round(rate()).toLocaleString('en-US')}/s${left}`);
+      progress.tick(n - seen);
+      seen = n;
     },
-    /** Ends the line (on a TTY) and prints the summary. */
+    /** Clears the line and prints the summary with the time taken and the rate. */
     finish(summary: string) {
-      if (out.isTTY) out.write('\r\x1b[K');
-      out.write(`${summary} in ${((performance.now() - started) / 1000).toFixed(1)} s (${Math.round(rate()).toLocaleString('en-US')} ${unit}/s)\n`);
+      const seconds = Math.max(0.001, (now() - started) / 1000);
+      progress.done(`${summary} in ${seconds.toFixed(1)} s (${Math.round(seen / seconds).toLocaleString('en-US')} rows/s)`);
     },
   };
 }
@@ -56,7 +48,7 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const { database } = await openRuntime();
-  const progress = createProgress('dump');
+  const progress = rowProgress();
   let tables: { table: string; rows: number }[] = [];
   const hooks: DumpProgress = {
     start: (t) => {

@@ -9,7 +9,7 @@ import { restoreDump } from '../../db/dump/restore.ts';
 import { DumpError } from '../../db/dump/format.ts';
 import { parseConfig } from '../../core/index.ts';
 import { openRuntime } from '../runtime.ts';
-import { createProgress } from './dump.ts';
+import { rowProgress } from './dump.ts';
 
 export async function main(args: string[]): Promise<number> {
   const source = args.find((a) => a === '-' || !a.startsWith('-'));
@@ -23,7 +23,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const config = parseConfig(process.env);
   const database = createDatabase({ url: config.dbUrl, authToken: config.dbAuthToken });
-  const progress = createProgress('restore');
+  const progress = rowProgress();
   let result;
   try {
     // A file is read twice (checked whole, then loaded) so a bad one writes nothing, not even the schema.

@@ -31,6 +31,12 @@ export function ftsDelete(db: BinderyDb, bindingId: string, guard: SQL = sql`1`)
 export const BUILT_KEY = 'fts_v2_built';
 /** The last binding rowid indexed by an unfinished rebuild, written with each chunk: a rerun resumes there. */
 const PROGRESS_KEY = 'fts_v2_progress';
+/** What a long backfill reports: the rows it will do, then each batch done (the CLI draws it). */
+export interface BackfillProgress {
+  start(total: number): void;
+  done(rows: number): void;
+}
+
 /** Bindings re-indexed per batch: bounded memory on large databases. */
 const REBUILD_CHUNK = 500;
 
@@ -42,11 +48,15 @@ const REBUILD_CHUNK = 500;
  * (rows behind the mark that change later are kept current by the writes themselves). Idempotent; a
  * later run is one settings read. Returns true when it rebuilt anything.
  */
-export async function rebuildSearchIndex(db: BinderyDb): Promise<boolean> {
+export async function rebuildSearchIndex(db: BinderyDb, progress?: BackfillProgress): Promise<boolean> {
   const marks = await db.all<{ key: string; value: string }>(sql`SELECT key, value FROM settings WHERE key IN (${BUILT_KEY}, ${PROGRESS_KEY})`);
   if (marks.some((m) => m.key === BUILT_KEY)) return false;
   let after = Number(marks.find((m) => m.key === PROGRESS_KEY)?.value ?? -1);
   let any = false;
+  if (progress) {
+    const [left] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM bindings WHERE deleted_at IS NULL AND rowid > ${after}`);
+    progress.start(Number(left?.n ?? 0));
+  }
   for (;;) {
     const rows = await db.all<{ rid: number; name: string; summary: string; keyPoints: string; content: string }>(sql`
       SELECT bindings.rowid AS rid, versions.name AS name, versions.summary AS summary, versions.key_points AS keyPoints, versions.content AS content
@@ -63,6 +73,7 @@ export async function rebuildSearchIndex(db: BinderyDb): Promise<boolean> {
       ]),
       db.run(sql`INSERT INTO settings (key, value) VALUES (${PROGRESS_KEY}, ${String(after)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
     ] as unknown as Parameters<BinderyDb['batch']>[0]);
+    progress?.done(rows.length);
   }
   await db.batch([
     db.run(sql`INSERT INTO settings (key, value) VALUES (${BUILT_KEY}, '1') ON CONFLICT (key) DO NOTHING`),

@@ -18,7 +18,7 @@ import { ensureCommentCounts } from '../../core/services/comments.ts';
 import { call, ok, testCounter } from '../helpers.ts';
 import { cli, independentCount } from '../reliability/procs.ts';
 import { buildDumpWorld, LONG_CONTENT, type DumpWorld } from './dump-world.ts';
-import { createProgress } from '../../adapters/cli/dump.ts';
+import { rowProgress } from '../../adapters/cli/dump.ts';
 import { remoteUnavailable } from '../adapters/targets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-dump-'));
@@ -239,16 +239,18 @@ describe('progress', () => {
   };
   test('on a TTY: a redrawn line with done/total, rate and time left, then the summary', async () => {
     const out = sink(true);
-    const p = createProgress('dump', 'rows', out);
+    let t = 0;
+    const p = rowProgress(out, () => t);
     p.total(1000);
-    await Bun.sleep(5);
+    t = 2000;
     p.update(400);
     p.finish('dumped 1,000 rows');
-    expect(out.text).toMatch(/^\r\x1b\[Kdump: 400\/1,000 rows · [\d,]+\/s · \d+ s left\r\x1b\[Kdumped 1,000 rows in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
+    expect(out.text).toContain('\r400/1000 rows (40%) · 200/s · 3s left\x1b[K');
+    expect(out.text).toEndWith('\r\x1b[Kdumped 1,000 rows in 2.0 s (200 rows/s)\n');
   });
   test('off a TTY: only the summary', () => {
     const out = sink(false);
-    const p = createProgress('dump', 'rows', out);
+    const p = rowProgress(out);
     p.total(10);
     p.update(5);
     p.finish('dumped 10 rows');

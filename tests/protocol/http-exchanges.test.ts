@@ -130,9 +130,11 @@ describe('cancelled and deleted requests over HTTP sessions', () => {
     const before = s.app.sessions!.size;
     s.gate.shut();
     const pending = client.callTool({ name: 'create_binding', arguments: { ...good, name: 'Deleted midway' } });
+    // Caught now: the call may fail while terminateSession is still awaited.
+    const failed = pending.then(() => undefined, (e: { code?: number }) => e);
     await until('the call to reach the tool', () => s.gate.waiting === 1);
     await transport.terminateSession();
-    await expect(pending).rejects.toMatchObject({ code: -32800 });
+    expect(await failed).toMatchObject({ code: -32800 });
     expect(s.app.sessions!.get(id)).toBeUndefined();
     // Other tests' sessions may end meanwhile: this one is gone, and none was added.
     expect(s.app.sessions!.size).toBeLessThanOrEqual(before - 1);
