@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
+import { cursorSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
 import { ftsQuery, searchBindingRows } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { readCursor } from '../../cursor.ts';
@@ -12,7 +12,7 @@ import { budgetView } from '../budget-view.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
 
 /** Hits on a tier-0 page when no limit is given (measured: bench/everyday.bench.ts keeps it under 900 tokens). */
-export const TIER0_LIMIT = 50;
+export const TIER0_LIMIT = 20;
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',
@@ -25,7 +25,7 @@ export const searchBindingsTool = defineTool({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
     space: spaceRef().optional(),
     tier: tierSchema.default('1'),
-    limit: limitSchema(50, 10).optional().describe(`default 10; ${TIER0_LIMIT} at tier "0"`),
+    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional().describe(`default 10; ${TIER0_LIMIT} at tier "0"`),
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
