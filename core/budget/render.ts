@@ -71,6 +71,33 @@ export function renderHead(v: CardFacts, publicBase: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Characters of the name and of the summary a tier-0 line keeps (cut between words, with "…"). */
+export const LINE_NAME_CHARS = 80;
+export const LINE_GIST_CHARS = 60;
+
+/** A text cut to at most `chars` code points (never splitting a surrogate pair), at a word boundary when one is near, with "…". */
+function shorten(text: string, chars: number): string {
+  const s = oneLine(text);
+  const cps = Array.from(s);
+  if (cps.length <= chars) return s;
+  const cut = cps.slice(0, chars - 1).join('');
+  const at = cut.lastIndexOf(' ');
+  return `${(at > cut.length / 2 ? cut.slice(0, at) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** A short gist: the summary's start, cut at a word boundary within LINE_GIST_CHARS. */
+export function gistOf(summary: string): string {
+  return shorten(summary, LINE_GIST_CHARS);
+}
+
+/**
+ * Tier 0: one line per item (id, name, exact content tokens, a short gist), for choosing from a long
+ * list cheaply. Made from stored facts only, so its count is stored with the version's other blocks.
+ */
+export function renderLine(v: Pick<VersionFacts, 'bindingId' | 'name' | 'summary' | 'contentTokenCount'>): string {
+  return `- ${v.bindingId} ${shorten(v.name, LINE_NAME_CHARS)} (${v.contentTokenCount} tokens): ${gistOf(v.summary)}\n`;
+}
+
 /** The lines of tier 1.5 that complete the card: what its cut left out. Each ends with a newline. */
 export function cardRestLines(v: CardFacts): string[] {
   const cut = cardCut(v);

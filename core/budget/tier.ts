@@ -1,20 +1,20 @@
 import type { Piece } from '../tokens/doc.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { fitCard } from './card-fit.ts';
-import { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview } from './render.ts';
+import { bindingUrls, gistOf, previewWithNote, renderContent, renderHead, renderLine, renderPreview } from './render.ts';
 import { countSections, encodeSections, outlineObject, parseSections, renderOutline } from './outline.ts';
 
-export { bindingUrls, previewWithNote, renderContent, renderHead, renderPreview };
+export { bindingUrls, previewWithNote, renderContent, renderHead, renderLine, renderPreview };
 export { HEAD_TOKEN_BOUND } from './card-fit.ts';
 
-export type Tier = '1' | '1.5' | '2';
-export const TIERS: readonly Tier[] = ['1', '1.5', '2'];
+export type Tier = '0' | '1' | '1.5' | '2';
+export const TIERS: readonly Tier[] = ['0', '1', '1.5', '2'];
 /** Lower tiers to try, best first, when an item does not fit at the one asked for. */
-export const FALLBACK_ORDER: Record<Tier, Tier[]> = { '2': ['2', '1.5', '1'], '1.5': ['1.5', '1'], '1': ['1'] };
+export const FALLBACK_ORDER: Record<Tier, Tier[]> = { '2': ['2', '1.5', '1'], '1.5': ['1.5', '1'], '1': ['1'], '0': ['0'] };
 
 export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
-export const RENDER_REVISION = 4;
+export const RENDER_REVISION = 5;
 
 /** The immutable facts of one version that every tier is rendered from. */
 export interface VersionFacts {
@@ -39,6 +39,8 @@ export interface VersionFacts {
 /** Stored exact token counts of the three rendered blocks of a version. */
 export interface BlockCounts {
   headBlockTokens: number;
+  /** The tier-0 line (id, name, content tokens, gist): fixed by stored facts, so counted once like the card. */
+  lineBlockTokens: number;
   previewBlockTokens: number;
   contentBlockTokens: number;
   /** The tier-1.5 outline block (part of tier 1.5; 0 when there is none). */
@@ -64,6 +66,7 @@ export function countBlocks(v: VersionFacts, content: string, publicBase: string
   const { index, outlineBlockTokens } = countSections(content, v.fence, tokens);
   return {
     headBlockTokens,
+    lineBlockTokens: tokens.count(renderLine(v)),
     previewBlockTokens: tokens.count(renderPreview({ ...v, headCut })),
     contentBlockTokens: tokens.count(renderContent(content, v.fence)),
     outlineBlockTokens,
@@ -74,6 +77,7 @@ export function countBlocks(v: VersionFacts, content: string, publicBase: string
 
 /** The pieces of one version at a tier, with stored counts (content must be loaded for tier 2). */
 export function tierPieces(v: VersionFacts & BlockCounts, tier: Tier, publicBase: string, content?: string): Piece[] {
+  if (tier === '0') return [{ text: renderLine(v), tokens: v.lineBlockTokens }];
   const pieces: Piece[] = [{ text: renderHead(v, publicBase), tokens: v.headBlockTokens }];
   if (tier === '1.5') {
     pieces.push({ text: renderPreview(v), tokens: v.previewBlockTokens });
@@ -88,6 +92,7 @@ export function tierPieces(v: VersionFacts & BlockCounts, tier: Tier, publicBase
 
 /** Stored tokens of a version at a tier, without rendering anything. */
 export function tierCost(v: BlockCounts, tier: Tier): number {
+  if (tier === '0') return v.lineBlockTokens;
   if (tier === '1') return v.headBlockTokens;
   if (tier === '1.5') return v.headBlockTokens + v.previewBlockTokens + v.outlineBlockTokens;
   return v.headBlockTokens + v.contentBlockTokens;
@@ -119,6 +124,7 @@ export function tierObject(v: VersionFacts & Pick<BlockCounts, 'sections'>, tier
     source: v.source,
     model: v.model,
     updatedAt: new Date(v.createdAt).toISOString(),
+    ...(tier === '0' ? { gist: gistOf(v.summary) } : {}),
     ...(tier === '1.5' ? { contentPreview: previewWithNote(v) } : {}),
     ...(index ? outlineObject(index) : {}),
     ...(tier === '2' && content !== undefined ? { content } : {}),

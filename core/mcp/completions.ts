@@ -9,7 +9,7 @@ import { toMcpError } from './rpc-errors.ts';
 /** Most values one completion returns (the MCP spec's cap); `total` and `hasMore` say what else exists. */
 export const MAX_COMPLETIONS = 100;
 
-const TIER_VALUES = ['1', '1.5', '2'];
+const TIER_VALUES = ['0', '1', '1.5', '2'];
 
 /**
  * Values for one argument of a prompt or of the binding URI template. Every query is scoped to the

@@ -21,7 +21,7 @@ interface PromptSpec<S extends z.ZodType> {
   render(args: z.infer<S>, ctx: ToolContext): Promise<{ text: string; budget?: number }>;
 }
 
-const tierArg = z.enum(['1', '1.5', '2'], { message: 'must be "1", "1.5" or "2"' });
+const tierArg = z.enum(['0', '1', '1.5', '2'], { message: 'must be "0", "1", "1.5" or "2"' });
 const DEFAULT_SET_TOKENS = 4000;
 
 /** A tool's text for a prompt, run as this caller; a not-found names the prompt argument that named it. */

@@ -31,7 +31,7 @@ const MIME = 'text/markdown';
 
 /** Exact stored token costs of a binding's current version at each tier (what a read at that tier costs, unpaged). */
 function tierTokens(row: BindingVersionRow): Record<Tier, number> {
-  return { '1': tierCost(row, '1'), '1.5': tierCost(row, '1.5'), '2': tierCost(row, '2') };
+  return { '0': tierCost(row, '0'), '1': tierCost(row, '1'), '1.5': tierCost(row, '1.5'), '2': tierCost(row, '2') };
 }
 
 /** One resources/list entry: name `@space/slug`, title, summary, and the exact token figures in `_meta.context`. */

@@ -1,6 +1,7 @@
 import type { TokenCounter } from '../tokens/counter.ts';
 import type { SectionSpan } from '../budget/sections.ts';
 import { oneLine } from '../budget/card-cut.ts';
+import { contentWords } from '../../db/store/search-words.ts';
 
 // Query-focused excerpts, computed at query time for the hits a search shows. Pure: no I/O.
 
@@ -36,9 +37,9 @@ export function stem(word: string): string {
 const stems = new Map<string, string>();
 const STEM_MEMO = 50_000;
 
-/** The query's terms, stemmed and de-duplicated (at most 32, as the FTS query uses). */
+/** The query's content words (as the FTS query uses: stop words out, none cut off), stemmed and de-duplicated. */
 export function queryTerms(query: string): string[] {
-  return [...new Set((query.match(WORD) ?? []).slice(0, 32).map(stem))];
+  return [...new Set(contentWords(query).map(stem))];
 }
 
 /** How many distinct terms `text` contains, and how many occurrences in all. */

@@ -20,7 +20,7 @@ interface RecountDeps {
   config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'>;
 }
 
-type Counts = Pick<CountedRow, 'contentTokenCount' | 'summaryTokenCount' | 'headBlockTokens' | 'previewBlockTokens' | 'contentBlockTokens' | 'outlineBlockTokens' | 'sections' | 'headCut'>;
+type Counts = Pick<CountedRow, 'contentTokenCount' | 'summaryTokenCount' | 'headBlockTokens' | 'lineBlockTokens' | 'previewBlockTokens' | 'contentBlockTokens' | 'outlineBlockTokens' | 'sections' | 'headCut'>;
 
 /**
  * Makes every row's counts describe the text this process renders. A row carries the key its counts
@@ -62,8 +62,8 @@ export function sameButUrl(a: string, b: string): boolean {
 
 /** The counts of a row; `sections` only when known (a URL-only recount keeps the stored ones, loaded later). */
 function pickCounts(c: Counts): Counts {
-  const { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, sections, headCut } = c;
-  return { contentTokenCount, summaryTokenCount, headBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, headCut, ...(sections !== undefined ? { sections } : {}) };
+  const { contentTokenCount, summaryTokenCount, headBlockTokens, lineBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, sections, headCut } = c;
+  return { contentTokenCount, summaryTokenCount, headBlockTokens, lineBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, headCut, ...(sections !== undefined ? { sections } : {}) };
 }
 
 /**

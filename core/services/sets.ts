@@ -2,6 +2,8 @@ import type { Caller } from '../context.ts';
 import { BinderyError, fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { tierCost, type Tier } from '../budget/tier.ts';
+/** The tiers a set's stored cost is reported at (tier 0, one line per item, is left out of that figure). */
+type CardTier = Exclude<Tier, '0'>;
 import { readableBindingsCurrent, type BindingVersionRow } from '../../db/store/bindings.ts';
 import {
   insertSet,
@@ -57,7 +59,7 @@ export interface SetContents {
   skipped: SkippedEntry[];
   totalTokenCount: number;
   /** Stored cost of the whole set at each tier. */
-  tierTokens: Record<Tier, number>;
+  tierTokens: Record<CardTier, number>;
   /** Every stored item (the owner's edit base). */
   stored: SetItemInput[];
 }
@@ -73,7 +75,7 @@ export async function setContents(deps: CoreDeps, caller: Caller, set: SetWithSp
   const owner = set.spaceOwnerId === caller.id;
   const items: SetEntry[] = [];
   const skipped: SkippedEntry[] = [];
-  const tierTokens: Record<Tier, number> = { '1': 0, '1.5': 0, '2': 0 };
+  const tierTokens: Record<CardTier, number> = { '1': 0, '1.5': 0, '2': 0 };
   let totalTokenCount = 0;
   for (const it of all) {
     if (!it.readable && !owner) continue;

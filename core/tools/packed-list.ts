@@ -106,7 +106,7 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
   const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
   const costs = req.rows.map((r, i) => {
     const extra = req.extras?.[i]?.piece.tokens ?? 0;
-    return { '1': tierCost(r, '1') + extra, '1.5': tierCost(r, '1.5') + extra, '2': tierCost(r, '2') + extra };
+    return { '0': tierCost(r, '0') + extra, '1': tierCost(r, '1') + extra, '1.5': tierCost(r, '1.5') + extra, '2': tierCost(r, '2') + extra };
   });
   const footerRows = req.rows.map((r, i) => ({ id: r.bindingId, tokens: costs[i]![req.tier] }));
   const framings = [{ header: req.header, trailer: req.trailer ?? [] }, ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : [])].map((f) => ({

@@ -17,9 +17,9 @@ export const text = () =>
  * numbers); handlers always see the string. The listed schema is one `enum` of both spellings.
  */
 export const tierSchema = z
-  .literal(['1', '1.5', '2', 1, 1.5, 2], { message: 'must be "1" (summary), "1.5" (+ preview) or "2" (full content)' })
+  .literal(['0', '1', '1.5', '2', 0, 1, 1.5, 2], { message: 'must be "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)' })
   .transform((t) => String(t) as Tier)
-  .describe('"1" summary (~300 tokens), "1.5" + 500-char preview, "2" full content');
+  .describe('"0" one line (~30 tokens), "1" summary (~300), "1.5" + 500-char preview, "2" full content');
 
 export const idOf = (prefix: string, what: string) =>
   z

@@ -99,5 +99,11 @@ export const migrations: { tag: string; statements: string[] }[] = [
       "CREATE UNIQUE INDEX `web_sessions_token_uq` ON `web_sessions` (`token_hash`);",
       "CREATE INDEX `web_sessions_user_idx` ON `web_sessions` (`user_id`);"
     ]
+  },
+  {
+    "tag": "0008_tier0_line",
+    "statements": [
+      "-- Tier 0 (issue 15): the stored exact token count of a version's one-line form. Rows written before it\n-- keep 0 under an older render key, so every process recounts them (RENDER_REVISION 5) until upkeep rewrites them.\nALTER TABLE `versions` ADD `line_block_tokens` integer DEFAULT 0 NOT NULL;"
+    ]
   }
 ];

@@ -23,6 +23,8 @@ export const versionsTable = sqliteTable(
     contentTokenCount: integer('content_token_count').notNull(),
     summaryTokenCount: integer('summary_token_count').notNull(),
     headBlockTokens: integer('head_block_tokens').notNull(),
+    /** Exact tokens of the tier-0 line (0 on rows written before tier 0, until recounted: their key is older). */
+    lineBlockTokens: integer('line_block_tokens').notNull().default(0),
     previewBlockTokens: integer('preview_block_tokens').notNull(),
     contentBlockTokens: integer('content_block_tokens').notNull(),
     /** Exact tokens of the tier-1.5 outline block (0 when the content has fewer than two sections). */

@@ -19,6 +19,7 @@ export const versionMetaColumns = {
   contentTokenCount: versionsTable.contentTokenCount,
   summaryTokenCount: versionsTable.summaryTokenCount,
   headBlockTokens: versionsTable.headBlockTokens,
+  lineBlockTokens: versionsTable.lineBlockTokens,
   previewBlockTokens: versionsTable.previewBlockTokens,
   contentBlockTokens: versionsTable.contentBlockTokens,
   outlineBlockTokens: versionsTable.outlineBlockTokens,
@@ -62,6 +63,7 @@ export interface BindingVersionRow {
   contentTokenCount: number;
   summaryTokenCount: number;
   headBlockTokens: number;
+  lineBlockTokens: number;
   previewBlockTokens: number;
   contentBlockTokens: number;
   outlineBlockTokens: number;

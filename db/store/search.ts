@@ -3,6 +3,8 @@ import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
 import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access.ts';
 import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
+import { contentWords } from './search-words.ts';
+import { rerank } from './search-rerank.ts';
 
 export interface ScopeOptions {
   userId: string;
@@ -44,10 +46,13 @@ export async function listBindingRows(db: BinderyDb, opts: ScopeOptions): Promis
   return { rows: rows as BindingVersionRow[], total: total?.n ?? 0 };
 }
 
-/** Turns free text into a safe FTS5 query: every word quoted, any word may match, BM25 ranks. */
+/**
+ * Turns free text into a safe FTS5 query: its content words (stop words such as "how do I" left out,
+ * see ./search-words.ts; none cut off) each quoted, any word may match; BM25 and the re-ranker rank.
+ */
 export function ftsQuery(text: string): string | undefined {
-  const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 32);
-  if (!words?.length) return undefined;
+  const words = contentWords(text);
+  if (!words.length) return undefined;
   return words.map((w) => `"${w}"`).join(' OR ');
 }
 
@@ -108,10 +113,19 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
   // Every match in scope is ranked: a cheaper pool of candidates (newest, or best by plain BM25 before
   // the boosts) was tried and dropped, as it loses the best document (an old one with a rare word in
   // its body alone) or costs as much as ranking them all. FTS5's BM25 is linear in the matches.
-  const page = sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid ${hits(match)}
-    ORDER BY rank ASC, bindings.id LIMIT ${opts.limit} OFFSET ${opts.offset}`;
+  // The best RERANK_POOL by BM25 × boosts are then re-ranked with per-word signals (./search-rerank.ts).
+  const pool = Math.max(RERANK_POOL, opts.offset + opts.limit);
+  const ranked = await db.all<{ rid: number; rank: number; bid: string }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid ${hits(match)}
+    ORDER BY rank ASC, bindings.id LIMIT ${pool}`);
+  const order = (await rerank(db, match, ranked)).slice(opts.offset, opts.offset + opts.limit);
+  if (!order.length) return { rows: [], total: counted, totalCapped: counted > want };
+  const values = sql.join(order.map((h, i) => sql`(${h.rid}, ${i}, ${h.bid})`), sql`, `);
+  const page = sql`SELECT column1 AS rid, column2 AS rank, column3 AS bid FROM (VALUES ${values})`;
   return { rows: await withVersions(db, page), total: counted, totalCapped: counted > want };
 }
+
+/** How many of BM25's best candidates the re-ranker orders (more only when a page reaches past them). */
+export const RERANK_POOL = 50;
 
 /** The page's rows (rid, rank, bid) with their version columns, in rank order. */
 async function withVersions(db: BinderyDb, page: SQL): Promise<Hit[]> {

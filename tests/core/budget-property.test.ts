@@ -41,8 +41,8 @@ function modelTotal(input: PackInput, chosen: Chosen): number {
 }
 
 const itemArb = fc
-  .record({ c1: fc.integer({ min: 20, max: 400 }), preview: fc.integer({ min: 0, max: 300 }), content: fc.integer({ min: 0, max: 9000 }), line: fc.integer({ min: 8, max: 22 }) })
-  .map(({ c1, preview, content, line }) => ({ costs: { '1': c1, '1.5': c1 + preview, '2': c1 + content } as Record<Tier, number>, line }));
+  .record({ c0: fc.integer({ min: 8, max: 60 }), c1: fc.integer({ min: 20, max: 400 }), preview: fc.integer({ min: 0, max: 300 }), content: fc.integer({ min: 0, max: 9000 }), line: fc.integer({ min: 8, max: 22 }) })
+  .map(({ c0, c1, preview, content, line }) => ({ costs: { '0': c0, '1': c1, '1.5': c1 + preview, '2': c1 + content } as Record<Tier, number>, line }));
 
 const caseArb = fc.record({
   // Lengths uniform over 0–1,000 (fast-check's default sizing would keep arrays short).
@@ -52,7 +52,7 @@ const caseArb = fc.record({
   more: fc.integer({ min: 10, max: 20 }),
   count: fc.integer({ min: 8, max: 20 }),
   budget: fc.oneof(fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 30_000 })),
-  tier: fc.constantFrom<Tier>('1', '1.5', '2'),
+  tier: fc.constantFrom<Tier>('0', '1', '1.5', '2'),
   strategy: fc.constantFrom<'ordered' | 'fill'>('ordered', 'fill'),
   fallback: fc.boolean(),
 });
@@ -182,10 +182,10 @@ describe('get_set_context end to end', () => {
       );
       pool.push(row.bindingId);
     }
-    const rows = await world.db.all<{ id: string; h: number; p: number; c: number }>(
-      sql`SELECT b.id AS id, v.head_block_tokens AS h, v.preview_block_tokens AS p, v.content_block_tokens AS c FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version`,
+    const rows = await world.db.all<{ id: string; l: number; h: number; p: number; c: number }>(
+      sql`SELECT b.id AS id, v.line_block_tokens AS l, v.head_block_tokens AS h, v.preview_block_tokens AS p, v.content_block_tokens AS c FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version`,
     );
-    for (const r of rows) costs.set(r.id, { '1': r.h, '1.5': r.h + r.p, '2': r.h + r.c });
+    for (const r of rows) costs.set(r.id, { '0': r.l, '1': r.h, '1.5': r.h + r.p, '2': r.h + r.c });
   });
   afterAll(() => world.close());
 
@@ -193,7 +193,7 @@ describe('get_set_context end to end', () => {
     const runArb = fc.record({
       picks: fc.integer({ min: 0, max: POOL }).chain((n) => fc.shuffledSubarray(Array.from({ length: POOL }, (_, i) => i), { minLength: n, maxLength: n })),
       budget: fc.oneof(fc.integer({ min: 50, max: 300 }), fc.integer({ min: 50, max: 1_500 }), fc.integer({ min: 50, max: 30_000 })),
-      tier: fc.constantFrom<Tier>('1', '1.5', '2'),
+      tier: fc.constantFrom<Tier>('0', '1', '1.5', '2'),
       strategy: fc.constantFrom<'ordered' | 'fill'>('ordered', 'fill'),
       fallback: fc.boolean(),
     });

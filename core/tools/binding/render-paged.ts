@@ -32,7 +32,7 @@ export async function renderBindingAtTier(
   if (tier === '1.5') await loadSections(ctx, [row]);
   const block = tier === '2' ? row.contentBlockTokens : tier === '1.5' ? row.previewBlockTokens + row.outlineBlockTokens : 0;
   const margin = tier === '2' ? PAGE_MARGIN : 0;
-  if (tier === '1' || row.headBlockTokens + block + margin <= ctx.config.maxResponseTokens) {
+  if (tier === '0' || tier === '1' || row.headBlockTokens + block + margin <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this binding is not paged at this tier; omit cursor');
     return bindingAt(row, tier, ctx);
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
+import { cursorSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
 import { ftsQuery, searchBindingRows } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { readCursor } from '../../cursor.ts';
@@ -10,6 +10,9 @@ import { bindingView, paginationView } from '../views.ts';
 import { checkBudget, pagedListing } from '../packed-list.ts';
 import { budgetView } from '../budget-view.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
+
+/** Hits on a tier-0 page when no limit is given (measured: bench/everyday.bench.ts keeps it under 900 tokens). */
+export const TIER0_LIMIT = 20;
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',
@@ -22,7 +25,7 @@ export const searchBindingsTool = defineTool({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
     space: spaceRef().optional(),
     tier: tierSchema.default('1'),
-    limit: limitSchema(50, 10),
+    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional().describe(`default 10; ${TIER0_LIMIT} at tier "0"`),
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
@@ -34,16 +37,18 @@ export const searchBindingsTool = defineTool({
     const match = ftsQuery(args.query);
     if (!match) throw fail.invalid('query', 'must contain at least one letter or digit');
     const space = args.space ? await resolveSpace(ctx, ctx.caller, args.space) : undefined;
-    const scope = `search:${space?.id ?? '*'}:${args.query}:${args.limit}:${args.tier}:${args.maxTokens ?? ''}`;
+    // Tier 0 is one line per hit: a longer first page costs what five cards do, and holds the answer far more often.
+    const limit = args.limit ?? (args.tier === '0' ? TIER0_LIMIT : 10);
+    const scope = `search:${space?.id ?? '*'}:${args.query}:${limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit: args.limit });
+    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
     // Past the count cap, total is a lower bound: "1001+ matches".
     const matches = `${found.total}${found.totalCapped ? '+' : ''} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
     const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
     // The best section and an excerpt of each hit on this page (content loaded for these rows only).
-    const extras = (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
+    const extras = args.tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
     const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
     const { listing, pagination, pieces } = page;
     return {
