@@ -63,8 +63,3 @@ function cachedCount(hash: string, json: string, tokens: TokenCounter): number {
 export function definitionTokens(tools: readonly AnyTool[], tokens: TokenCounter): number {
   return tools.reduce((n, t) => n + definitionCost(t, tokens).tokens, 0);
 }
-
-/** Sum of model-visible definition tokens of some tools. */
-export function modelDefinitionTokens(tools: readonly AnyTool[], tokens: TokenCounter): number {
-  return tools.reduce((n, t) => n + definitionCost(t, tokens).modelTokens, 0);
-}
