@@ -1,6 +1,9 @@
 #!/usr/bin/env bun
 // The `bindery` command: dispatches a subcommand to its module under adapters/cli/ (loaded on demand,
-// so `bindery lock --check` never loads the HTTP server and vice versa).
+// so `bindery lock --check` never loads the HTTP server and vice versa). Each command parses its
+// arguments strictly (./cli/args.ts); a usage error exits 2 with the command's usage line.
+import { UsageError } from './cli/args.ts';
+
 const USAGE = `usage: bindery <command>
   stdio                          MCP over stdio (same as bun run start)
   serve                          MCP over Streamable HTTP (same as bun run serve)
@@ -30,8 +33,11 @@ try {
   const code = await mod.main(rest);
   if (code !== -1) process.exit(code);
 } catch (err) {
+  if (err instanceof UsageError) {
+    (err.exitCode === 0 ? console.log : console.error)(err.message);
+    process.exit(err.exitCode);
+  }
   console.error(`bindery ${command}: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
 
-export {};

@@ -1,19 +1,9 @@
 import { fail } from './errors.ts';
 import type { BinderyDb } from '../db/types.ts';
 import { getOrCreateSetting } from '../db/store/settings.ts';
+import { b64url, fromB64url } from './encoding.ts';
 
 const keys = new WeakMap<object, Promise<CryptoKey>>();
-
-function b64url(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromB64url(s: string): Uint8Array<ArrayBuffer> {
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
 
 /** The database's cursor-signing key (a random secret kept in settings), imported once per db. */
 function signingKey(db: BinderyDb): Promise<CryptoKey> {

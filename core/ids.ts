@@ -1,11 +1,8 @@
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+import { b64url, randomIdChars } from './encoding.ts';
 
 /** A new random id with its kind prefix (`bnd_…`, `spc_…`), 16 base32 characters of entropy. */
 export function newId(prefix: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let out = '';
-  for (const b of bytes) out += ALPHABET[b & 31];
-  return `${prefix}_${out}`;
+  return `${prefix}_${randomIdChars(16)}`;
 }
 
 /**
@@ -21,11 +18,6 @@ export function newFence(text: string): string {
     const fence = `${String(a! % 1_000_000).padStart(6, '0')}${String(b! % 1_000_000).padStart(6, '0')}`;
     if (!text.includes(fence)) return fence;
   }
-}
-
-/** Checks an id's shape: the prefix and 16 base32 characters. */
-export function isId(prefix: string, value: string): boolean {
-  return new RegExp(`^${prefix}_[${ALPHABET}]{16}$`).test(value);
 }
 
 /** A URL slug from a name: lowercase ASCII letters, digits and single dashes, at most 60 characters. */
@@ -45,13 +37,6 @@ export function slugify(name: string): string {
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Bytes as unpadded base64url (RFC 4648 §5). */
-export function b64url(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** The secret of a public link: 192 random bits as 32 base64url characters (stored only as its SHA-256). */

@@ -8,6 +8,7 @@ import { dumpLines, type DumpProgress } from '../../db/dump/write.ts';
 import { dumpSql } from '../../db/dump/sql.ts';
 import { openRuntime } from '../runtime.ts';
 import { createProgress, type ProgressSink } from './progress.ts';
+import { parseCommand, usageError } from './args.ts';
 
 const USAGE = 'usage: bindery dump <file>|- [--sql] [--with-sessions]';
 
@@ -41,12 +42,9 @@ async function pipeTo(chunks: AsyncIterable<string>, out: Writable): Promise<voi
 }
 
 export async function main(args: string[]): Promise<number> {
-  const target = args.find((a) => a === '-' || !a.startsWith('-'));
-  const unknown = args.filter((a) => a.startsWith('--') && a !== '--sql' && a !== '--with-sessions');
-  if (!target || unknown.length) {
-    console.error(unknown.length ? `bindery dump: unknown option ${unknown[0]}\n${USAGE}` : USAGE);
-    return 2;
-  }
+  const { values, positionals } = parseCommand('dump', USAGE, args, { sql: { type: 'boolean' }, 'with-sessions': { type: 'boolean' } });
+  if (positionals.length !== 1) usageError('dump', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the file to write, or - for stdout');
+  const target = positionals[0]!;
   const { database } = await openRuntime();
   const progress = rowProgress();
   let tables: { table: string; rows: number }[] = [];
@@ -57,8 +55,8 @@ export async function main(args: string[]): Promise<number> {
     },
     rows: (n) => progress.update(n),
   };
-  const opts = { sessions: args.includes('--with-sessions'), progress: hooks };
-  const chunks = args.includes('--sql') ? dumpSql(database.client, opts) : dumpLines(database.client, opts);
+  const opts = { sessions: values['with-sessions'] === true, progress: hooks };
+  const chunks = values.sql ? dumpSql(database.client, opts) : dumpLines(database.client, opts);
   const partial = `${target}.partial`;
   try {
     if (target === '-') await pipeTo(chunks, process.stdout);

@@ -11,6 +11,9 @@ import type { CoreDeps } from '../../core/services/bindings.ts';
 import type { Caller } from '../../core/context.ts';
 import { openRuntime } from '../runtime.ts';
 import { createProgress, type ProgressSink } from './progress.ts';
+import { parseCommand, usageError } from './args.ts';
+
+const USAGE = 'usage: bindery export <dir> [--space <slug>]';
 
 /** Names used on disk: slugs are lowercase letters, digits and dashes already; anything else is refused. */
 const SAFE_NAME = /^[a-z0-9](?:[a-z0-9_-]{0,99})$/;
@@ -82,13 +85,11 @@ export async function exportFolder(deps: CoreDeps, caller: Caller, root: string,
 }
 
 export async function main(args: string[]): Promise<number> {
-  const at = args.indexOf('--space');
-  const space = at >= 0 ? args[at + 1] : undefined;
-  const dir = args.find((a, i) => !a.startsWith('-') && (at < 0 || i !== at + 1));
-  if (!dir || (at >= 0 && !space)) {
-    console.error('usage: bindery export <dir> [--space <slug>]');
-    return 2;
-  }
+  const { values, positionals } = parseCommand('export', USAGE, args, { space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' } });
+  if (values.space === '') usageError('export', USAGE, '--space needs a space slug (e.g. --space team-docs)');
+  if (positionals.length !== 1) usageError('export', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to write into');
+  const [dir] = positionals as [string];
+  const space = values.space;
   if (statSync(dir, { throwIfNoEntry: false }) && !statSync(dir).isDirectory()) {
     console.error(`bindery export: ${dir} is not a directory`);
     return 2;

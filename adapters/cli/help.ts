@@ -8,17 +8,18 @@ import { deleteHelpTopic, knownHelpTopics, setHelpTopic } from '../../core/servi
 import { bundledHelpTopics } from '../../core/help/bundle.ts';
 import { listHelpTopics } from '../../db/store/help.ts';
 import { BinderyError } from '../../core/errors.ts';
+import { parseCommand, usageError } from './args.ts';
 
 const USAGE = 'usage: bindery help set <topic> <file.md> [--new] | help list | help delete <topic>';
 
 export async function main(args: string[]): Promise<number> {
-  const isNew = args.includes('--new');
-  const [sub, ...rest] = args.filter((a) => a !== '--new');
+  const { values, positionals } = parseCommand('help', USAGE, args, { new: { type: 'boolean' } });
+  const isNew = values.new === true;
+  const [sub, ...rest] = positionals;
   const shapes: Record<string, number> = { set: 2, list: 0, delete: 1 };
-  if (!sub || !(sub in shapes) || rest.length !== shapes[sub] || (isNew && sub !== 'set')) {
-    console.error(USAGE);
-    return 2;
-  }
+  if (!sub || !(sub in shapes)) return usageError('help', USAGE, sub ? `unknown subcommand "${sub}"` : undefined);
+  if (rest.length !== shapes[sub]) usageError(`help ${sub}`, USAGE, rest.length > shapes[sub]! ? `unexpected argument "${rest[shapes[sub]!]}"` : `needs ${sub === 'set' ? '<topic> <file.md>' : '<topic>'}`);
+  if (isNew && sub !== 'set') usageError(`help ${sub}`, USAGE, '--new goes with set');
   let markdown = '';
   if (sub === 'set') {
     try {

@@ -12,6 +12,7 @@ import { resolveWritableSpace, type CoreDeps } from '../../core/services/binding
 import { markdownFiles, readListedFile, type ReadHooks } from './import-files.ts';
 import { openRuntime } from '../runtime.ts';
 import { createProgress, type Progress } from './progress.ts';
+import { parseCommand, usageError } from './args.ts';
 
 /** Room for an exported file's front matter on top of the content limit (fields are bounded: name 200, summary 600, 8 × 160). */
 const FRONT_MATTER_ALLOWANCE = 64 * 1024;
@@ -62,17 +63,11 @@ export async function importFolder(
 const USAGE = 'usage: bindery import <dir> [--space <slug>]';
 
 export async function main(args: string[]): Promise<number> {
-  const at = args.indexOf('--space');
-  const spaceRef = at >= 0 ? args[at + 1] : undefined;
-  if (at >= 0 && (!spaceRef || spaceRef.startsWith('-'))) {
-    console.error(`bindery import: --space needs a space slug (e.g. --space team-docs)\n${USAGE}`);
-    return 2;
-  }
-  const dir = args.find((a, i) => !a.startsWith('-') && !(at >= 0 && i === at + 1));
-  if (!dir) {
-    console.error(USAGE);
-    return 2;
-  }
+  const { values, positionals } = parseCommand('import', USAGE, args, { space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' } });
+  if (values.space === '') usageError('import', USAGE, '--space needs a space slug (e.g. --space team-docs)');
+  if (positionals.length !== 1) usageError('import', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to import');
+  const [dir] = positionals as [string];
+  const spaceRef = values.space;
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     console.error(`bindery import: ${dir} is not a directory`);
     return 2;

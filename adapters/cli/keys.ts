@@ -8,32 +8,34 @@ import { ensureCaller, personalSpaceSlugs } from '../../core/services/prepare.ts
 import { apiKeyScript } from '../../db/sql-script.ts';
 import { listApiKeys, revokeApiKey } from '../../db/store/api-keys.ts';
 import { openRuntime } from '../runtime.ts';
+import { parseCommand, usageError } from './args.ts';
 
 const USAGE = 'usage: bindery keys create --user <handle> [--label <text>] [--print-sql] | keys revoke <key-id> | keys list';
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
+/** Options each subcommand takes (any other is a usage error) and how many arguments follow it. */
+const SUBCOMMANDS = {
+  create: { options: ['user', 'label', 'print-sql'], args: 0 },
+  revoke: { options: [], args: 1 },
+  list: { options: [], args: 0 },
+} as const;
 
 export async function main(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'create' && sub !== 'revoke' && sub !== 'list') {
-    console.error(USAGE);
-    return 2;
-  }
-  const handle = flag(rest, '--user');
-  if (sub === 'create' && (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle))) {
-    console.error(`bindery keys create: --user must be a handle (lowercase letters, digits, -)\n${USAGE}`);
-    return 2;
-  }
-  if (sub === 'revoke' && !rest[0]) {
-    console.error(USAGE);
-    return 2;
-  }
-  if (sub === 'create' && rest.includes('--print-sql')) {
+  const { values, positionals } = parseCommand('keys', USAGE, args, {
+    user: { type: 'string', needs: 'a handle' },
+    label: { type: 'string', needs: 'a text' },
+    'print-sql': { type: 'boolean' },
+  });
+  const [sub, ...rest] = positionals;
+  if (sub !== 'create' && sub !== 'revoke' && sub !== 'list') return usageError('keys', USAGE, sub ? `unknown subcommand "${sub}"` : undefined);
+  const allowed: readonly string[] = SUBCOMMANDS[sub].options;
+  const stray = Object.keys(values).find((name) => !allowed.includes(name));
+  if (stray) usageError(`keys ${sub}`, USAGE, `--${stray} does not go with ${sub}`);
+  if (rest.length !== SUBCOMMANDS[sub].args) usageError(`keys ${sub}`, USAGE, rest.length ? `unexpected argument "${rest[SUBCOMMANDS[sub].args]}"` : 'give the key id (key_…)');
+  const handle = values.user;
+  if (sub === 'create' && (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle))) usageError('keys create', USAGE, '--user must be a handle (lowercase letters, digits, -)');
+  if (sub === 'create' && values['print-sql']) {
     const { id, key, keyHash } = await mintApiKey();
-    const script = apiKeyScript({ handle: handle!, slugs: personalSpaceSlugs(handle!), userId: newId('usr'), spaceId: newId('spc'), keyId: id, keyHash, label: flag(rest, '--label') ?? null, now: Date.now() });
+    const script = apiKeyScript({ handle: handle!, slugs: personalSpaceSlugs(handle!), userId: newId('usr'), spaceId: newId('spc'), keyId: id, keyHash, label: values.label ?? null, now: Date.now() });
     process.stdout.write(script);
     console.error(`key ${id} for @${handle}, shown only once (the SQL on stdout stores its SHA-256):\n${key}`);
     return 0;
@@ -42,7 +44,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     if (sub === 'create') {
       const caller = await ensureCaller(deps, handle!);
-      const { id, key } = await createApiKey(deps.db, caller.id, deps.now(), flag(rest, '--label'));
+      const { id, key } = await createApiKey(deps.db, caller.id, deps.now(), values.label);
       console.error(`created ${id} for @${caller.handle}; the key below is shown only once:`);
       console.log(key);
       return 0;

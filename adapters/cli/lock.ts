@@ -4,18 +4,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRegistry, createTiktokenCounter, parseConfig, TOKENIZERS, type TokenizerName } from '../../core/index.ts';
 import { buildLock, diffLock, formatLockCheck, LOCKFILE_NAME, parseLock, serializeLock } from '../../core/footprint/lock.ts';
+import { parseCommand } from './args.ts';
 
 const USAGE = 'usage: bindery lock [--check] [--file <path>]';
 
 export async function main(args: string[]): Promise<number> {
-  const check = args.includes('--check');
-  const fileAt = args.indexOf('--file');
-  const file = fileAt >= 0 ? args[fileAt + 1] : join(import.meta.dir, '..', '..', LOCKFILE_NAME);
-  const unknown = args.filter((a, i) => a !== '--check' && (fileAt < 0 || (i !== fileAt && i !== fileAt + 1)));
-  if (!file || unknown.length) {
-    console.error(`bindery lock: ${unknown.length ? `unknown argument ${unknown[0]}` : '--file needs a path'}\n${USAGE}`);
-    return 2;
-  }
+  const { values } = parseCommand('lock', USAGE, args, { check: { type: 'boolean' }, file: { type: 'string', needs: 'a path' } }, { positionals: false });
+  const check = values.check === true;
+  const file = values.file ?? join(import.meta.dir, '..', '..', LOCKFILE_NAME);
   const tools = createRegistry().all;
   if (!check) {
     const config = parseConfig(process.env);

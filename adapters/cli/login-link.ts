@@ -4,16 +4,14 @@
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { createLoginLink } from '../../core/web/session.ts';
 import { openRuntime } from '../runtime.ts';
+import { parseCommand, usageError } from './args.ts';
 
 const USAGE = 'usage: bindery login-link --user <handle>';
 
 export async function main(args: string[]): Promise<number> {
-  const i = args.indexOf('--user');
-  const handle = i >= 0 ? args[i + 1] : undefined;
-  if (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle)) {
-    console.error(`bindery login-link: --user must be a handle (lowercase letters, digits, -)\n${USAGE}`);
-    return 2;
-  }
+  const { values } = parseCommand('login-link', USAGE, args, { user: { type: 'string', needs: 'a handle' } }, { positionals: false });
+  const handle = values.user;
+  if (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle)) usageError('login-link', USAGE, '--user must be a handle (lowercase letters, digits, -)');
   const { deps, database } = await openRuntime();
   try {
     const caller = await ensureCaller(deps, handle);

@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createRegistry, createTiktokenCounter, parseConfig, SERVER_NAME, SERVER_VERSION } from '../../core/index.ts';
 import { binderyMeasureInput, foreignMeasureInput, formatMeasureReport, measureTools } from '../../core/footprint/measure.ts';
 import { listRemoteTools, MeasureError } from '../../core/footprint/remote.ts';
+import { parseCommand, usageError } from './args.ts';
 
 const USAGE = 'usage: bindery measure [--json] [--timeout <seconds>] [--always <tool,tool>] [-- <command> <args>…]';
 const STDERR_TAIL = 2_000;
@@ -13,14 +14,19 @@ export async function main(args: string[]): Promise<number> {
   const dash = args.indexOf('--');
   const own = dash >= 0 ? args.slice(0, dash) : args;
   const command = dash >= 0 ? args.slice(dash + 1) : [];
-  const json = own.includes('--json');
-  const timeoutArg = valueOf(own, '--timeout') ?? process.env.BINDERY_MEASURE_TIMEOUT;
+  // The command after `--` is not ours to parse: only the options before it are.
+  const { values } = parseCommand(
+    'measure',
+    USAGE,
+    own,
+    { json: { type: 'boolean' }, timeout: { type: 'string', needs: 'a number of seconds' }, always: { type: 'string', needs: 'a comma-separated list of tool names' } },
+    { positionals: false },
+  );
+  const json = values.json === true;
+  const timeoutArg = values.timeout ?? process.env.BINDERY_MEASURE_TIMEOUT;
   const timeoutMs = timeoutArg === undefined ? 15_000 : Number(timeoutArg) * 1000;
-  const unknown = own.filter((a, i) => a.startsWith('-') && !['--json', '--timeout', '--always'].includes(a) && !['--timeout', '--always'].includes(own[i - 1]!));
-  if (unknown.length || !(timeoutMs > 0) || (dash >= 0 && command.length === 0)) {
-    console.error(unknown.length ? `bindery measure: unknown option ${unknown[0]}\n${USAGE}` : `bindery measure: ${command.length ? '--timeout must be a positive number of seconds' : 'give a command after --'}\n${USAGE}`);
-    return 2;
-  }
+  if (!(timeoutMs > 0)) usageError('measure', USAGE, '--timeout must be a positive number of seconds');
+  if (dash >= 0 && command.length === 0) usageError('measure', USAGE, 'give a command after --');
   const config = parseConfig(process.env);
   const tokens = createTiktokenCounter(config.tokenizer);
   await tokens.load();
@@ -49,7 +55,7 @@ export async function main(args: string[]): Promise<number> {
     };
     try {
       const remote = await listRemoteTools(transport, { timeoutMs, label, stderrTail: () => stderr, abort });
-      input = foreignMeasureInput(remote.server, remote.tools, registry, (valueOf(own, '--always') ?? '').split(',').filter(Boolean));
+      input = foreignMeasureInput(remote.server, remote.tools, registry, (values.always ?? '').split(',').filter(Boolean));
     } catch (e) {
       console.error(`bindery measure: ${e instanceof MeasureError ? e.message : `failed: ${e instanceof Error ? e.message : String(e)}`}`);
       return 1;
@@ -58,9 +64,4 @@ export async function main(args: string[]): Promise<number> {
   const report = measureTools(input, tokens);
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatMeasureReport(report));
   return 0;
-}
-
-function valueOf(args: string[], flag: string): string | undefined {
-  const i = args.indexOf(flag);
-  return i >= 0 ? args[i + 1] : undefined;
 }

@@ -5,6 +5,9 @@ import { migrationScript } from '../../db/sql-script.ts';
 import type { BackfillProgress } from '../../db/store/fts.ts';
 import { openRuntime } from '../runtime.ts';
 import { createProgress, type Progress } from './progress.ts';
+import { parseCommand, usageError } from './args.ts';
+
+const USAGE = 'usage: bindery migrate [--print-sql [--since <tag>]]';
 
 /** The search-index backfill drawn as progress on a terminal, summed up in one line when it ran. */
 function backfillProgress(): BackfillProgress & { finish(): void } {
@@ -25,9 +28,10 @@ function backfillProgress(): BackfillProgress & { finish(): void } {
 }
 
 export async function main(args: string[] = []): Promise<number> {
-  if (args.includes('--print-sql')) {
-    const i = args.indexOf('--since');
-    process.stdout.write(migrationScript(i >= 0 ? args[i + 1] : undefined));
+  const { values } = parseCommand('migrate', USAGE, args, { 'print-sql': { type: 'boolean' }, since: { type: 'string', needs: 'a migration tag' } }, { positionals: false });
+  if (values.since !== undefined && !values['print-sql']) usageError('migrate', USAGE, '--since goes with --print-sql');
+  if (values['print-sql']) {
+    process.stdout.write(migrationScript(values.since));
     return 0;
   }
   const progress = backfillProgress();

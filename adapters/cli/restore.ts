@@ -10,13 +10,14 @@ import { DumpError } from '../../db/dump/format.ts';
 import { parseConfig } from '../../core/index.ts';
 import { openRuntime } from '../runtime.ts';
 import { rowProgress } from './dump.ts';
+import { parseCommand, usageError } from './args.ts';
+
+const USAGE = 'usage: bindery restore <file>|-';
 
 export async function main(args: string[]): Promise<number> {
-  const source = args.find((a) => a === '-' || !a.startsWith('-'));
-  if (!source) {
-    console.error('usage: bindery restore <file>|-');
-    return 2;
-  }
+  const { positionals } = parseCommand('restore', USAGE, args, {});
+  if (positionals.length !== 1) usageError('restore', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the dump file, or - for stdin');
+  const source = positionals[0]!;
   if (source !== '-' && !statSync(source, { throwIfNoEntry: false })?.isFile()) {
     console.error(`bindery restore: ${source} is not a file`);
     return 2;

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TokenCounter } from '../tokens/counter.ts';
 import type { AnyTool } from '../tools/define.ts';
 import { toolListEntry } from '../tools/listing.ts';
-import { sha256Hex } from './hash.ts';
+import { sha256HexSync } from './hash.ts';
 
 /**
  * What one tool costs in context before any call. `modelTokens`: what clients put in the model's
@@ -33,7 +33,7 @@ export function modelJson(entry: Tool): string {
 /** Token count of any `tools/list` entry (another server's, too) with the given counter. */
 export function countEntry(entry: Tool, tokens: TokenCounter): DefinitionCost {
   const json = entryJson(entry);
-  const hash = sha256Hex(json);
+  const hash = sha256HexSync(json);
   return { name: entry.name, hash, modelTokens: cachedCount(`model:${hash}`, modelJson(entry), tokens), tokens: cachedCount(hash, json, tokens) };
 }
 
@@ -43,7 +43,7 @@ export function definitionCost(tool: AnyTool, tokens: TokenCounter): DefinitionC
   if (!known) {
     const entry = toolListEntry(tool);
     const json = entryJson(entry);
-    known = { json, hash: sha256Hex(json), model: modelJson(entry) };
+    known = { json, hash: sha256HexSync(json), model: modelJson(entry) };
     byTool.set(tool, known);
   }
   return { name: tool.name, hash: known.hash, modelTokens: cachedCount(`model:${known.hash}`, known.model, tokens), tokens: cachedCount(known.hash, known.json, tokens) };
@@ -62,9 +62,4 @@ function cachedCount(hash: string, json: string, tokens: TokenCounter): number {
 /** Sum of definition tokens of some tools (whole entries). */
 export function definitionTokens(tools: readonly AnyTool[], tokens: TokenCounter): number {
   return tools.reduce((n, t) => n + definitionCost(t, tokens).tokens, 0);
-}
-
-/** Sum of model-visible definition tokens of some tools. */
-export function modelDefinitionTokens(tools: readonly AnyTool[], tokens: TokenCounter): number {
-  return tools.reduce((n, t) => n + definitionCost(t, tokens).modelTokens, 0);
 }

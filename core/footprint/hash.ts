@@ -13,8 +13,8 @@ const K = new Uint32Array([
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
-/** Hex SHA-256 of the UTF-8 bytes of `text`. */
-export function sha256Hex(text: string): string {
+/** Hex SHA-256 of the UTF-8 bytes of `text`, synchronously (the async Web Crypto one is `sha256Hex` in ids.ts). */
+export function sha256HexSync(text: string): string {
   const bytes = new TextEncoder().encode(text);
   const bitLength = bytes.length * 8;
   const padded = new Uint8Array(((bytes.length + 9 + 63) >> 6) << 6);

@@ -1,7 +1,8 @@
 import type { BinderyDb } from '../../db/types.ts';
 import { insertApiKey, liveApiKey } from '../../db/store/api-keys.ts';
 import type { Caller } from '../context.ts';
-import { b64url, sha256Hex } from '../ids.ts';
+import { b64url, constantTimeEqual, randomIdChars } from '../encoding.ts';
+import { sha256Hex } from '../ids.ts';
 import { callerForAccessToken } from '../oauth/tokens.ts';
 
 /**
@@ -9,14 +10,13 @@ import { callerForAccessToken } from '../oauth/tokens.ts';
  * the whole key is compared in constant time. Only the hash is stored.
  */
 const KEY_RE = /^bdk_([0-9a-z]{16})_([A-Za-z0-9_-]{43})$/;
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** Reserved caller for requests without a key: owns nothing, so it reads only public things. */
 export const ANONYMOUS: Caller = { id: 'anonymous', handle: 'anonymous' };
 
 /** A fresh key, its row id and the SHA-256 to store (for `keys create --print-sql`, which writes no row itself). */
 export async function mintApiKey(): Promise<{ id: string; key: string; keyHash: string }> {
-  const idPart = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => ALPHABET[b & 31]).join('');
+  const idPart = randomIdChars(16);
   const key = `bdk_${idPart}_${b64url(crypto.getRandomValues(new Uint8Array(32)))}`;
   return { id: `key_${idPart}`, key, keyHash: await sha256Hex(key) };
 }
@@ -26,13 +26,6 @@ export async function createApiKey(db: BinderyDb, userId: string, now: number, l
   const { id, key, keyHash } = await mintApiKey();
   await insertApiKey(db, { id, userId, keyHash, label: label ?? null, createdAt: now });
   return { id, key };
-}
-
-/** Equal-length strings compared without an early exit. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return diff === 0;
 }
 
 const DUMMY_HASH = '0'.repeat(64);

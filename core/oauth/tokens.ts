@@ -1,7 +1,8 @@
 import { insertOAuthTokens, liveAccessToken } from '../../db/store/oauth.ts';
 import type { BinderyDb } from '../../db/types.ts';
 import type { Caller } from '../context.ts';
-import { b64url, newId, sha256Hex } from '../ids.ts';
+import { b64url, constantTimeEqual } from '../encoding.ts';
+import { newId, sha256Hex } from '../ids.ts';
 
 // Tokens are opaque random strings, stored only as their SHA-256, like API keys. Not JWTs: this
 // server is its own authorization server, and every request must see a revocation at once, so each
@@ -67,10 +68,7 @@ export async function callerForAccessToken(db: BinderyDb, token: string, resourc
 /** PKCE S256 (RFC 7636 §4.6): BASE64URL(SHA-256(ASCII(verifier))) equals the challenge. */
 export async function pkceMatches(verifier: string, challenge: string): Promise<boolean> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
-  const computed = b64url(new Uint8Array(digest));
-  let diff = computed.length ^ challenge.length;
-  for (let i = 0; i < computed.length; i++) diff |= computed.charCodeAt(i) ^ (challenge.charCodeAt(i) || 0);
-  return diff === 0;
+  return constantTimeEqual(b64url(new Uint8Array(digest)), challenge);
 }
 
 /** RFC 7636 §4.1: 43–128 unreserved characters. */

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { migrationsCurrent } from '../../db/migrate.ts';
 import type { BinderyDeps } from '../context.ts';
+import { constantTimeEqual } from '../encoding.ts';
 import { json } from '../http/responses.ts';
+import { sha256Hex } from '../ids.ts';
 import { METRICS_CONTENT_TYPE } from './metrics.ts';
 import { createTelemetry, type RequestRecord, type Telemetry } from './telemetry.ts';
 
@@ -40,16 +42,13 @@ function requestId(request: Request): string {
   return given && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : crypto.randomUUID();
 }
 
-async function digest(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-}
-
-/** Compares the presented bearer token with the configured one in time independent of where they differ. */
+/**
+ * Compares the presented bearer token with the configured one in time independent of where they
+ * differ, and of their lengths (their equal-length digests are compared).
+ */
 async function tokenMatches(presented: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([digest(presented), digest(expected)]);
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
+  const [a, b] = await Promise.all([sha256Hex(presented), sha256Hex(expected)]);
+  return constantTimeEqual(a, b);
 }
 
 /**

@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import type { Caller } from '../context.ts';
 import { BinderyError } from '../errors.ts';
@@ -55,52 +56,66 @@ export function plainText(md: string): string {
 interface Block {
   kind: 'heading' | 'text';
   level: number;
+  /** Inline Markdown as written (plainText reduces it). */
   text: string;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * markdown-it's block pass only: the structure (headings, paragraphs, lists, code, tables, HTML) is
+ * what the import needs, and the inline pass (the slow one on hostile input) is left out. Raw HTML is
+ * parsed as blocks so an HTML heading line can be recognised and other HTML skipped.
+ */
+const blockParser = new MarkdownIt({ html: true });
+blockParser.core.ruler.enableOnly(['normalize', 'block']);
 
-/** Splits Markdown into headings and text blocks, skipping fenced code, tables and rules. */
+const HTML_HEADING = /^<h([1-6])[^>]*>(.*?)<\/h\1>$/i;
+
+/**
+ * Headings and text blocks of Markdown, in order, from markdown-it's tokens: top-level ATX, setext and
+ * HTML heading lines; paragraphs (quoted ones included), HTML text and a list (as its source lines)
+ * as text blocks. Fenced and indented code, tables, rules and link definitions are skipped.
+ */
 function blocks(body: string): Block[] {
+  const tokens = blockParser.parse(body, {});
+  const lines = body.replace(/\r\n?/g, '\n').split('\n');
   const out: Block[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.type === 'heading_open' && t.level === 0) {
+      out.push({ kind: 'heading', level: Number(t.tag.slice(1)), text: tokens[i + 1]!.content });
+    } else if (t.type === 'html_block') {
+      htmlBlocks(t.content, t.level === 0, out);
+    } else if (t.type === 'paragraph_open') {
+      out.push({ kind: 'text', level: 0, text: tokens[i + 1]!.content });
+    } else if ((t.type === 'bullet_list_open' || t.type === 'ordered_list_open') && t.map) {
+      out.push({ kind: 'text', level: 0, text: lines.slice(t.map[0], t.map[1]).join('\n').trim() });
+      const close = t.type.replace('_open', '_close');
+      while (i + 1 < tokens.length && !(tokens[i + 1]!.type === close && tokens[i + 1]!.level === t.level)) i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * An HTML block line by line: a line that is one `<hN>…</hN>` element is a heading (at the top level),
+ * other lines make text blocks between blank lines (plainText keeps their words: READMEs often say
+ * what they are in a centred `<p>`).
+ */
+function htmlBlocks(html: string, topLevel: boolean, out: Block[]): void {
   let para: string[] = [];
-  let fence: string | null = null;
   const flush = () => {
     if (para.length) out.push({ kind: 'text', level: 0, text: para.join('\n') });
     para = [];
   };
-  for (const raw of body.split(/\r?\n/)) {
-    const fenceMatch = FENCE.exec(raw);
-    if (fence) {
-      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
-      continue;
-    }
-    if (fenceMatch) {
+  for (const line of html.split('\n')) {
+    const m = topLevel ? HTML_HEADING.exec(line.trim()) : null;
+    if (m) {
       flush();
-      fence = fenceMatch[1]!;
-      continue;
-    }
-    const atx = /^ {0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$/.exec(raw);
-    const html = /^\s*<h([1-6])[^>]*>(.*?)<\/h\1>\s*$/i.exec(raw);
-    if (atx || html) {
-      flush();
-      out.push({ kind: 'heading', level: atx ? atx[1]!.length : Number(html![1]), text: atx ? (atx[2] ?? '') : html![2]! });
-      continue;
-    }
-    const setext = /^ {0,3}(=+|-+)\s*$/.exec(raw);
-    if (setext && para.length === 1) {
-      out.push({ kind: 'heading', level: setext[1]![0] === '=' ? 1 : 2, text: para[0]! });
-      para = [];
-      continue;
-    }
-    if (raw.trim() === '' || /^ {0,3}([-*_])(\s*\1){2,}\s*$/.test(raw)) {
-      flush();
-      continue;
-    }
-    para.push(raw);
+      out.push({ kind: 'heading', level: Number(m[1]), text: m[2]! });
+    } else if (line.trim() === '') flush();
+    else para.push(line);
   }
   flush();
-  return out;
 }
 
 /** The front matter block (YAML between `---` lines at the very top) and the body after it. */

@@ -4,14 +4,47 @@
 /** Token ranks keyed by the token's bytes as a binary string. */
 export type Ranks = Map<string, number>;
 
-/** Parses js-tiktoken's compressed rank table ("! <offset> <base64 token> …" per line). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Parses js-tiktoken's compressed rank table ("! <offset> <base64 token> …" per line, token i of a
+ * row ranked offset + i). Anything else throws, naming the row and token: a table read wrongly would
+ * not crash later, it would make every count silently wrong (a missing single byte, for one, leaves
+ * the merge with parts that are no token).
+ */
 export function loadRanks(bpeRanks: string): Ranks {
   const ranks: Ranks = new Map();
-  for (const row of bpeRanks.split('\n')) {
+  const spans: [start: number, end: number, row: number][] = [];
+  const fail = (why: string): never => {
+    throw new Error(`unexpected tokenizer rank table: ${why}`);
+  };
+  const rows = bpeRanks.split('\n');
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
     if (!row) continue;
     const fields = row.split(' ');
+    const where = `row ${r + 1}`;
+    if (fields[0] !== '!') fail(`${where} does not start with "!"`);
+    if (!/^\d+$/.test(fields[1] ?? '') || fields.length < 3) fail(`${where} has no whole-number offset followed by tokens`);
     const offset = Number.parseInt(fields[1]!, 10);
-    for (let i = 2; i < fields.length; i++) ranks.set(atob(fields[i]!), offset + i - 2);
+    for (let i = 2; i < fields.length; i++) {
+      const token = fields[i]!;
+      if (token.length === 0 || token.length % 4 !== 0 || !BASE64.test(token)) fail(`${where}, token ${i - 1} is not base64: ${JSON.stringify(token.slice(0, 40))}`);
+      const bytes = atob(token);
+      if (ranks.has(bytes)) fail(`${where}, token ${i - 1} is given twice`);
+      ranks.set(bytes, offset + i - 2);
+    }
+    spans.push([offset, offset + fields.length - 2, r + 1]);
+  }
+  // A row's ranks are consecutive, so ranks given twice are rows whose spans overlap.
+  spans.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i]![0] < spans[i - 1]![1]) fail(`row ${Math.max(spans[i]![2], spans[i - 1]![2])}, rank ${spans[i]![0]} is given twice`);
+  }
+  if (ranks.size === 0) fail('it is empty');
+  if (spans[spans.length - 1]![1] > MAX_RANK) fail(`rank ${spans[spans.length - 1]![1] - 1} is beyond ${MAX_RANK - 1} (the heap merge packs ranks into keys)`);
+  for (let b = 0; b < 256; b++) {
+    if (!ranks.has(String.fromCharCode(b))) fail(`the single byte 0x${b.toString(16).padStart(2, '0')} has no rank`);
   }
   return ranks;
 }
@@ -119,6 +152,8 @@ function mergeLarge(bytes: string, ranks: Ranks): number {
 
 /** Heap keys pack rank and start into one number: rank × KEY_SPAN + start (exact below 2^53). */
 const KEY_SPAN = 2 ** 28;
+/** Ranks must stay below this for rank × KEY_SPAN + start to be exact. */
+const MAX_RANK = Math.floor(Number.MAX_SAFE_INTEGER / KEY_SPAN);
 
 class MinHeap {
   private items: number[] = [];

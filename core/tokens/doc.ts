@@ -59,8 +59,3 @@ export function joinPieces(pieces: readonly Piece[], tokens: TokenCounter): { te
   for (const p of merged) total += p.tokens ?? tokens.count(p.text);
   return { text: merged.map((p) => p.text).join(''), tokens: total };
 }
-
-/** Token count of framing pieces only (those without a stored count). */
-export function countPieces(pieces: readonly Piece[], tokens: TokenCounter): number {
-  return joinPieces(pieces, tokens).tokens;
-}

@@ -9,7 +9,6 @@ import { listBindingsTool } from './binding/list_bindings.ts';
 import { searchBindingsTool } from './binding/search_bindings.ts';
 import { listVersionsTool } from './version/list_versions.ts';
 import { getVersionTool } from './version/get_version.ts';
-// -- issue 3 imports (sets, spaces, shares, comments, help, whoami) --
 import { createSetTool } from './set/create_set.ts';
 import { getSetTool } from './set/get_set.ts';
 import { listSetsTool } from './set/list_sets.ts';
@@ -27,14 +26,11 @@ import { listCommentsTool } from './comment/list_comments.ts';
 import { deleteCommentTool } from './comment/delete_comment.ts';
 import { helpTool } from './utility/help.ts';
 import { whoamiTool } from './utility/whoami.ts';
-// -- end issue 3 imports --
-// -- issue 4 imports (search_tools, list_available_tools, get_active_toolset, proxy tools) --
 import { searchToolsTool } from './utility/search_tools.ts';
 import { listAvailableToolsTool } from './utility/list_available_tools.ts';
 import { getActiveToolsetTool } from './utility/get_active_toolset.ts';
 import { listToolCategoriesTool } from './proxy/list_tool_categories.ts';
 import { invokeToolTool } from './proxy/invoke_tool.ts';
-// -- end issue 4 imports --
 
 /** Every tool, in the order `tools/list` shows them (CONTRACT §4). */
 export const ALL_TOOLS: readonly AnyTool[] = [
@@ -47,7 +43,6 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   searchBindingsTool,
   listVersionsTool,
   getVersionTool,
-  // -- issue 3 tools --
   createSetTool,
   getSetTool,
   listSetsTool,
@@ -65,14 +60,11 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   deleteCommentTool,
   helpTool,
   whoamiTool,
-  // -- end issue 3 tools --
-  // -- issue 4 tools --
   searchToolsTool,
   listAvailableToolsTool,
   getActiveToolsetTool,
   listToolCategoriesTool,
   invokeToolTool,
-  // -- end issue 4 tools --
 ];
 
 /** A registry over a list of tools (the default is all of them). */

@@ -8,8 +8,8 @@ import {
   touchWebSession,
 } from '../../db/store/web-sessions.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
-import { constantTimeEqual } from '../http/auth.ts';
-import { b64url, newId, sha256Hex } from '../ids.ts';
+import { b64url, constantTimeEqual } from '../encoding.ts';
+import { newId, sha256Hex } from '../ids.ts';
 
 // Sign-in for people (the web app, and the OAuth consent page). A one-time login link, printed by
 // `bindery login-link --user <handle>` (what self-hosted tools without a mail server do), opens a

@@ -2,8 +2,6 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeysTable, usersTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
 
-export type ApiKeyRow = typeof apiKeysTable.$inferSelect;
-
 /** Stores a key's hash (the key itself is never stored). */
 export async function insertApiKey(db: BinderyDb, row: typeof apiKeysTable.$inferInsert): Promise<void> {
   await db.insert(apiKeysTable).values(row);

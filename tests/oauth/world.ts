@@ -7,7 +7,7 @@ import { parseConfig } from '../../core/index.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { createLoginLink, signIn } from '../../core/web/session.ts';
 import type { BinderyDeps, Caller } from '../../core/context.ts';
-import { b64url } from '../../core/ids.ts';
+import { b64url } from '../../core/encoding.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
 import { testCounter } from '../helpers.ts';
 
