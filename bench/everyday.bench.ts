@@ -4,7 +4,7 @@
 // each) is asked through a real MCP Client:
 // - ranking: search_bindings {query, tier "1", limit 5}: success@1, success@5, MRR, on the tuning half
 //   (odd-numbered questions) and the held-out half (even-numbered, never looked at while tuning);
-// - recall per token: search_bindings {query, tier "0"} (its default limit): the target in the first
+// - recall per token: search_bindings {query, tier "0"} (no limit: a page as full as 900 tokens hold): the target in the first
 //   response, and that response's exact tokens (goal: ≥ 90 % at ≤ 900 tokens);
 // - BM25 top-50 recall: plain FTS5 bm25 over every word, the candidate pool a re-ranker starts from;
 // - keyword lookups on the same corpus (distinctive phrases, as bench/retrieval.bench.ts builds them).

@@ -133,7 +133,7 @@ describe('bad input is refused clearly and writes nothing', () => {
       ['create_binding', { ...good, keyPoints: 'one' }, 'keyPoints: must be an array (got string)'],
       ['list_bindings', { limit: '5' }, 'limit: must be a number (got string)'],
       ['get_version', { id: '$id', version: 1.5 }, 'version: must be a whole number'],
-      ['get_binding', { id: '$id', tier: 3 }, 'tier: must be "1" (summary), "1.5" (+ preview) or "2" (full content)'],
+      ['get_binding', { id: '$id', tier: 3 }, 'tier: must be "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)'],
     ];
     for (const [tool, args, message] of expectations) {
       const text = await err(client, tool, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v === '$id' ? id : v])));

@@ -11,8 +11,14 @@ import { checkBudget, pagedListing } from '../packed-list.ts';
 import { budgetView } from '../budget-view.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
 
-/** Hits on a tier-0 page when no limit is given (measured: bench/everyday.bench.ts keeps it under 900 tokens). */
-export const TIER0_LIMIT = 20;
+/**
+ * Tier 0 without a limit: as many hits (up to 50) as fit in TIER0_TOKENS, paging line included. A
+ * model chooses from a list if the list is cheap; bench/everyday.bench.ts measures how often the
+ * document a question asks for is on this first page.
+ */
+export const TIER0_TOKENS = 900;
+/** Room kept under TIER0_TOKENS for the paging line added after the page is packed (a cursor is ~20 characters: at most 28 tokens). */
+const TIER0_MORE_RESERVE = 28;
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',
@@ -25,7 +31,7 @@ export const searchBindingsTool = defineTool({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
     space: spaceRef().optional(),
     tier: tierSchema.default('1'),
-    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional().describe(`default 10; ${TIER0_LIMIT} at tier "0"`),
+    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional().describe(`default 10; at tier "0" as many as fit in ${TIER0_TOKENS} tokens`),
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
@@ -38,7 +44,8 @@ export const searchBindingsTool = defineTool({
     if (!match) throw fail.invalid('query', 'must contain at least one letter or digit');
     const space = args.space ? await resolveSpace(ctx, ctx.caller, args.space) : undefined;
     // Tier 0 is one line per hit: a longer first page costs what five cards do, and holds the answer far more often.
-    const limit = args.limit ?? (args.tier === '0' ? TIER0_LIMIT : 10);
+    const fill = args.tier === '0' && args.limit === undefined && args.maxTokens === undefined;
+    const limit = args.limit ?? (args.tier === '0' ? 50 : 10);
     const scope = `search:${space?.id ?? '*'}:${args.query}:${limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit });
@@ -49,7 +56,7 @@ export const searchBindingsTool = defineTool({
     const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
     // The best section and an excerpt of each hit on this page (content loaded for these rows only).
     const extras = args.tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
-    const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
+    const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
     const { listing, pagination, pieces } = page;
     return {
       pieces,
