@@ -27,10 +27,13 @@ const FIELDS = '{name summary key_points headings}';
  */
 const FIELD_WEIGHT = 0.2;
 
-/** Candidates in their new order (the same objects). One-word queries and tiny pools keep BM25's order. */
-export async function rerank(db: BinderyDb, match: string, pool: Candidate[]): Promise<Candidate[]> {
+/**
+ * Candidates in their new order (the same objects), and the IDF of each query word when it was
+ * computed (search reuses it to judge the best match). One-word queries and tiny pools keep BM25's order.
+ */
+export async function rerank(db: BinderyDb, match: string, pool: Candidate[]): Promise<{ order: Candidate[]; idf?: number[] }> {
   const words = [...new Set(match.match(/"[^"]+"/g) ?? [])];
-  if (words.length < 2 || pool.length < 2) return pool;
+  if (words.length < 2 || pool.length < 2) return { order: pool };
   const rids = sql.join(pool.map((c) => sql`${c.rid}`), sql`, `);
   const rows = await db.all<{ w: number; rid: number }>(
     sql.join(
@@ -49,7 +52,7 @@ export async function rerank(db: BinderyDb, match: string, pool: Candidate[]): P
   const score = (c: Candidate) => c.rank / best + (FIELD_WEIGHT * (head.get(c.rid) ?? 0)) / sum;
   const scored = pool.map((c, i) => ({ c, s: score(c), i }));
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
-  return scored.map((x) => x.c);
+  return { order: scored.map((x) => x.c), idf };
 }
 
 /** Documents holding each word, and the documents indexed. */

@@ -9,7 +9,10 @@ import { line } from '../../tokens/doc.ts';
 import { bindingView, paginationView } from '../views.ts';
 import { checkBudget, pagedListing } from '../packed-list.ts';
 import { budgetView } from '../budget-view.ts';
+import type { ToolContext } from '../../context.ts';
+import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
+import { GOOD_MATCH_SHARE, matchQuality, prefixQuery, suggestTerms } from '../../../db/store/search-suggest.ts';
 
 /**
  * Tier 0 without a limit: as many hits (up to 50) as fit in TIER0_TOKENS, paging line included. A
@@ -19,6 +22,15 @@ import { matchesFor, matchView } from '../../search/match.ts';
 export const TIER0_TOKENS = 900;
 /** Room kept under TIER0_TOKENS for the paging line added after the page is packed (a cursor is ~20 characters: at most 28 tokens). */
 const TIER0_MORE_RESERVE = 28;
+
+/** Said on a first page whose best hit holds too little of the query (absent when it holds enough). */
+const weakMatchView = z.object({
+  held: z.number().describe('query words the best hit holds'),
+  words: z.number().describe('content words in the query'),
+  share: z.number().describe("share of the query's word weight (IDF) the best hit holds"),
+  tryWords: z.array(z.string()).describe('words the index uses near the query'),
+});
+type WeakMatch = z.infer<typeof weakMatchView>;
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',
@@ -35,7 +47,12 @@ export const searchBindingsTool = defineTool({
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
-  output: z.object({ results: z.array(bindingView.extend({ match: matchView.optional() })), pagination: paginationView, budget: budgetView.optional() }),
+  output: z.object({
+    results: z.array(bindingView.extend({ match: matchView.optional() })),
+    pagination: paginationView,
+    budget: budgetView.optional(),
+    weakMatch: weakMatchView.optional(),
+  }),
   bound: { kind: 'items', maxItems: 50, itemTokens: 400 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
@@ -54,17 +71,42 @@ export const searchBindingsTool = defineTool({
     // Past the count cap, total is a lower bound: "1001+ matches".
     const matches = `${found.total}${found.totalCapped ? '+' : ''} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
     const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
+    // On a first page only: when the best hit holds too little of the query, one line says so and offers words to try.
+    const weak = offset === 0 ? await weakMatchOf(ctx, match, found, { userId: ctx.caller.id, spaceId: space?.id }) : undefined;
+    const advice = weak && weak.held > 0 ? [line(weakLine(weak))] : [];
     // The best section and an excerpt of each hit on this page (content loaded for these rows only).
     const extras = args.tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
-    const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
+    const empty = weak?.tryWords.length ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.` : 'No match. Try other words, or list_bindings to browse.';
+    const page = await pagedListing({ header: [header, ...advice], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty }, ctx);
     const { listing, pagination, pieces } = page;
     return {
       pieces,
-      data: { results: listing.views, pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
+      data: { results: listing.views, pagination, ...(listing.budget ? { budget: listing.budget } : {}), ...(weak ? { weakMatch: weak } : {}) },
       meta: { pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
     };
   },
 });
+
+
+/** The weak-match report for a first page, or undefined when the best hit holds enough of the query. */
+async function weakMatchOf(ctx: ToolContext, match: string, found: { rows: BindingVersionRow[]; idf?: number[] }, scope: { userId: string; spaceId?: string }): Promise<WeakMatch | undefined> {
+  const rows = found.rows;
+  const q = await matchQuality(ctx.db, match, rows[0]?.bindingId, found.idf);
+  if (rows.length && q.share >= GOOD_MATCH_SHARE) return undefined;
+  let near = rows;
+  if (!near.length) {
+    // Nothing matched: the documents (the caller may read) sharing a word's first letters.
+    const prefix = prefixQuery(match);
+    near = prefix ? (await searchBindingRows(ctx.db, prefix, { ...scope, offset: 0, limit: 3 })).rows : [];
+  }
+  return { ...q, share: Math.round(q.share * 100) / 100, tryWords: await suggestTerms(ctx.db, match, near) };
+}
+
+/** One line about a weak best match. */
+function weakLine(w: WeakMatch): string {
+  const tail = w.tryWords.length ? ` Words the index uses near them: ${w.tryWords.join(', ')}.` : '';
+  return `No close match: the best hit holds ${w.held} of your ${w.words} words.${tail}`;
+}
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').slice(0, 120);
