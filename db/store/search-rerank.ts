@@ -17,6 +17,8 @@ export interface Candidate {
   rid: number;
   rank: number;
   bid: string;
+  /** The all-words and phrase boost BM25 was multiplied by (present when search asks for semantics). */
+  boost?: number;
 }
 
 /** Columns that say what a document is about, as an FTS5 column filter. */
@@ -31,7 +33,7 @@ const FIELD_WEIGHT = 0.2;
  * Candidates in their new order (the same objects), and the IDF of each query word when it was
  * computed (search reuses it to judge the best match). One-word queries and tiny pools keep BM25's order.
  */
-export async function rerank(db: BinderyDb, match: string, pool: Candidate[]): Promise<{ order: Candidate[]; idf?: number[] }> {
+export async function rerank(db: BinderyDb, match: string, pool: Candidate[], semantic?: Semantic): Promise<{ order: Candidate[]; idf?: number[] }> {
   const words = [...new Set(match.match(/"[^"]+"/g) ?? [])];
   if (words.length < 2 || pool.length < 2) return { order: pool };
   const rids = sql.join(pool.map((c) => sql`${c.rid}`), sql`, `);
@@ -52,7 +54,42 @@ export async function rerank(db: BinderyDb, match: string, pool: Candidate[]): P
   const score = (c: Candidate) => c.rank / best + (FIELD_WEIGHT * (head.get(c.rid) ?? 0)) / sum;
   const scored = pool.map((c, i) => ({ c, s: score(c), i }));
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
+  if (semantic) await fuse(scored, semantic);
   return { order: scored.map((x) => x.c), idf };
+}
+
+/** An optional semantic signal: cosine of the query with each candidate (by binding id), and its weight. */
+export interface Semantic {
+  scores(bindingIds: string[]): Promise<Map<string, number>>;
+  weight: number;
+}
+
+/** A lexical best this many times the runner-up's score is a strong match: no semantic signal moves it. */
+const STRONG_LEXICAL = 1.5;
+/** So is a lexical best holding every word of the query (its boost is 1.5, 2.5 with the phrase). */
+const ALL_WORDS_BOOST = 1.5;
+
+/**
+ * Adds the semantic signal to the lexical scores (in place, then re-sorts): each candidate's cosine,
+ * scaled to 0–1 across the pool, times its weight. Candidates without a vector get 0 (they keep
+ * their lexical standing against the rest with none). A strong lexical best (every word of the query,
+ * or far ahead of the runner-up) stays first whatever the vectors say: a weak model must not cost
+ * keyword lookups.
+ */
+async function fuse(scored: { c: Candidate; s: number; i: number }[], semantic: Semantic): Promise<void> {
+  const cos = await semantic.scores(scored.map((x) => x.c.bid));
+  const values = [...cos.values()];
+  if (values.length < 2 || semantic.weight <= 0) return;
+  const lo = Math.min(...values);
+  const span = Math.max(...values) - lo || 1;
+  const top = scored[0]!;
+  const strong = (top.c.boost ?? 1) >= ALL_WORDS_BOOST || (scored.length > 1 && top.s >= STRONG_LEXICAL * Math.max(scored[1]!.s, 1e-9));
+  const pinned = strong ? top : undefined;
+  for (const x of scored) {
+    const c = cos.get(x.c.bid);
+    if (c !== undefined) x.s += (semantic.weight * (c - lo)) / span;
+  }
+  scored.sort((a, b) => (a === pinned ? -1 : b === pinned ? 1 : b.s - a.s || a.i - b.i));
 }
 
 /** Documents holding each word, and the documents indexed. */

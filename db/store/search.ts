@@ -4,7 +4,7 @@ import type { BinderyDb } from '../types.ts';
 import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access.ts';
 import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
 import { contentWords } from './search-words.ts';
-import { rerank } from './search-rerank.ts';
+import { rerank, type Semantic } from './search-rerank.ts';
 
 export interface ScopeOptions {
   userId: string;
@@ -16,6 +16,8 @@ export interface ScopeOptions {
   limit: number;
   /** Overrides TOTAL_CAP (tests reach the capped total with few rows). */
   caps?: { total: number };
+  /** The optional embedding signal for the re-ranker (./search-rerank.ts `fuse`). */
+  semantic?: Semantic;
 }
 
 function scope(opts: ScopeOptions): SQL {
@@ -115,9 +117,11 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
   // its body alone) or costs as much as ranking them all. FTS5's BM25 is linear in the matches.
   // The best RERANK_POOL by BM25 × boosts are then re-ranked with per-word signals (./search-rerank.ts).
   const pool = Math.max(RERANK_POOL, opts.offset + opts.limit);
-  const ranked = await db.all<{ rid: number; rank: number; bid: string }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid ${hits(match)}
+  // With the semantic signal, each candidate's boost tells the re-ranker which hold every word (≥ 1.5).
+  const boost = opts.semantic ? sql`, ${boosts(match)} AS boost` : sql``;
+  const ranked = await db.all<{ rid: number; rank: number; bid: string; boost?: number }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid${boost} ${hits(match)}
     ORDER BY rank ASC, bindings.id LIMIT ${pool}`);
-  const reranked = await rerank(db, match, ranked);
+  const reranked = await rerank(db, match, ranked, opts.semantic);
   const order = reranked.order.slice(opts.offset, opts.offset + opts.limit);
   if (!order.length) return { rows: [], total: counted, totalCapped: counted > want };
   const values = sql.join(order.map((h, i) => sql`(${h.rid}, ${i}, ${h.bid})`), sql`, `);

@@ -12,6 +12,7 @@ import { budgetView } from '../budget-view.ts';
 import type { ToolContext } from '../../context.ts';
 import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
+import { semanticScorer } from '../../services/embed.ts';
 import { GOOD_MATCH_SHARE, matchQuality, prefixQuery, suggestTerms } from '../../../db/store/search-suggest.ts';
 
 /**
@@ -65,7 +66,9 @@ export const searchBindingsTool = defineTool({
     const limit = args.limit ?? (args.tier === '0' ? 50 : 10);
     const scope = `search:${space?.id ?? '*'}:${args.query}:${limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit });
+    const scores = semanticScorer(ctx, args.query);
+    const semantic = scores && ctx.config.embeddings ? { scores, weight: ctx.config.embeddings.weight } : undefined;
+    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit, ...(semantic ? { semantic } : {}) });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
     // Past the count cap, total is a lower bound: "1001+ matches".
