@@ -12,6 +12,17 @@ import type { BinderyDb } from '../types.ts';
 // Measured on the everyday-question tuning half (bench/everyday.bench.ts), coverage of the whole text
 // (squared or not) did worse than BM25 alone and was dropped; field coverage lifted success@1 and MRR.
 // All signals come from the FTS index (per-word MATCH restricted to the pool); no stored text is read.
+// Tried and dropped on the same tuning half (issue 15, second round), so that nobody tries them blind:
+// - pseudo-relevance feedback (RM3-style: words of the first pass's 1–5 best documents' names,
+//   summaries and key points, weighed by share, score and IDF, re-queried and interpolated at weights
+//   0.1–0.5): success@5 52.6 → 47.4–52.6 %. The first pass's best documents are mostly wrong for these
+//   questions, so the expansion drifts ("playwright", "mcp", "heal");
+// - proximity of neighbouring query words (NEAR within 8, the sequential dependence model's windows):
+//   MRR +0.013, success@5 unchanged, +14 ms p50 at 10k bindings;
+// - abbreviation ↔ expansion pairs written side by side ("TTL (time to live)"): the 432 documents
+//   hold 22 such pairs and none touches a tuning question, so no table was built for them.
+// The misses are vocabulary gaps (10 of 18 tuning misses are not in BM25's top 50 at all): the
+// optional embedding signal below (`fuse`) is the way to them.
 
 export interface Candidate {
   rid: number;
