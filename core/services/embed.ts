@@ -25,6 +25,8 @@ export function embeddingProvider(config: Pick<BinderyConfig, 'embeddings'>): Em
   return p;
 }
 
+/** A write waits this long for its vector, then answers without it (`bindery embed` fills it later). */
+const WRITE_TIMEOUT_MS = 3_000;
 /** A search waits this long for the query's vector, then answers in lexical order. */
 const QUERY_TIMEOUT_MS = 2_000;
 
@@ -35,14 +37,14 @@ const EMBED_BATCH = 32;
  * Embeds the live bindings (of `only`, when given) whose current version lacks a vector for the
  * configured model; returns how many were embedded. Throws when the provider fails.
  */
-export async function embedMissing(deps: EmbedDeps, opts: { only?: string[]; progress?: (done: number) => void } = {}): Promise<number> {
+export async function embedMissing(deps: EmbedDeps, opts: { only?: string[]; progress?: (done: number) => void; timeoutMs?: number } = {}): Promise<number> {
   const provider = embeddingProvider(deps.config);
   if (!provider) return 0;
   let done = 0;
   for (;;) {
     const rows = await bindingsWithoutVector(deps.db, provider.model, EMBED_BATCH, opts.only);
     if (!rows.length) return done;
-    const vectors = await provider.embed(rows.map(embeddingText));
+    const vectors = await provider.embed(rows.map(embeddingText), opts.timeoutMs);
     await saveVectors(deps.db, provider.model, rows.map((r, i) => ({ bindingId: r.bindingId, versionId: r.versionId, vector: vectors[i]! })), deps.now());
     done += rows.length;
     opts.progress?.(done);
@@ -53,7 +55,7 @@ export async function embedMissing(deps: EmbedDeps, opts: { only?: string[]; pro
 /** After a write: embeds the binding written, never failing the write (a missing vector is filled later). */
 export async function embedWritten(deps: EmbedDeps, bindingId: string): Promise<void> {
   if (!deps.config.embeddings) return;
-  await embedMissing(deps, { only: [bindingId] }).catch(() => undefined);
+  await embedMissing(deps, { only: [bindingId], timeoutMs: WRITE_TIMEOUT_MS }).catch(() => undefined);
 }
 
 /**
