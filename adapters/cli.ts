@@ -18,9 +18,10 @@ const USAGE = `usage: bindery <command>
   help set <topic> <file> [--new] replace a help topic from a Markdown file (--new: add one)
   help list | help delete <topic> list topics; undo a help set
   dump <file>|- [--sql]          logical dump of the database (--sql: INSERTs for Cloudflare D1)
-  restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)`;
+  restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)
+  embed                          fill missing embedding vectors (only with BINDERY_EMBEDDINGS_URL)`;
 
-const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore'];
+const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore', 'embed'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {

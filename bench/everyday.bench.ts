@@ -4,7 +4,7 @@
 // each) is asked through a real MCP Client:
 // - ranking: search_bindings {query, tier "1", limit 5}: success@1, success@5, MRR, on the tuning half
 //   (odd-numbered questions) and the held-out half (even-numbered, never looked at while tuning);
-// - recall per token: search_bindings {query, tier "0"} (its default limit): the target in the first
+// - recall per token: search_bindings {query, tier "0"} (no limit: a page as full as 900 tokens hold): the target in the first
 //   response, and that response's exact tokens (goal: ≥ 90 % at ≤ 900 tokens);
 // - BM25 top-50 recall: plain FTS5 bm25 over every word, the candidate pool a re-ranker starts from;
 // - keyword lookups on the same corpus (distinctive phrases, as bench/retrieval.bench.ts builds them).
@@ -21,6 +21,7 @@ import { createBinderyServer, createTiktokenCounter, parseConfig, type Caller } 
 import { ensureCaller } from '../core/services/prepare.ts';
 import { importDocument } from '../core/services/import.ts';
 import type { CoreDeps } from '../core/services/bindings.ts';
+import { embedMissing } from '../core/services/embed.ts';
 import { round, type BenchRow, type BenchSection } from './types.ts';
 import { buildRetrievalTasks, retrievalCorpus } from './retrieval-tasks.ts';
 
@@ -43,7 +44,9 @@ export function everydayQuestions(): EverydayQuestion[] {
 
 /** The corpus imported into a fresh in-memory Bindery, with a client factory. */
 export async function everydayWorld() {
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager' });
+  // The optional embedding re-ranker, when the environment configures one (README: measuring a model).
+  const embeddings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BINDERY_EMBEDDINGS_')));
+  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager', ...embeddings });
   const database = createDatabase({ url: config.dbUrl });
   await migrate(database.db);
   const tokens = createTiktokenCounter(config.tokenizer);
@@ -57,6 +60,8 @@ export async function everydayWorld() {
     const out = await importDocument(deps, caller, { sourcePath: path, bytes: new TextEncoder().encode(d.text) });
     if (out.status !== 'skipped') ids.set(path, out.id);
   }
+  // Writes embed as they go; this fills any the provider missed (and fails loudly if it is down).
+  await embedMissing(deps);
   const client = async () => {
     const server = createBinderyServer(deps, { caller: caller as Caller, mode: 'eager' });
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -151,6 +156,8 @@ export async function run(): Promise<BenchSection> {
     const both = { ranks: [...mt.ranks, ...mh.ranks], tier0: [...mt.tier0, ...mh.tier0], bm25: [...mt.bm25, ...mh.bm25], tier1Tokens: [...mt.tier1Tokens, ...mh.tier1Tokens] };
     const kw = await keywords(w);
     const rows: BenchRow[] = [{ metric: 'corpus / questions', value: `${w.ids.size} third-party .md docs; ${all.length} everyday questions (${tune.length} tuning, ${held.length} held out)` }];
+    const e = w.deps.config.embeddings;
+    rows.push({ metric: 'embedding re-ranker', value: e ? `${e.model} at ${e.url} (weight ${e.weight})` : 'off (BINDERY_EMBEDDINGS_URL unset)' });
     for (const [label, m] of [['all', both], ['tuning half', mt], ['held-out half', mh]] as const) {
       const s = stats(m.ranks);
       rows.push({ metric: `${label}: tier 1 limit 5 success@1 / success@5 / MRR`, value: `${pct(s.at1)} / ${pct(s.at5)} / ${round(s.mrr, 3)}`, ...(label === 'all' ? { goal: '@5 ≥ 75 %', met: s.at5 >= 0.75 } : {}) });

@@ -24,6 +24,18 @@ export interface BinderyConfig {
   http: HttpConfig;
   /** /metrics and JSON request logs (BINDERY_METRICS_TOKEN, BINDERY_LOG_FORMAT). */
   observe?: ObserveConfig;
+  /** Optional embedding re-ranker (BINDERY_EMBEDDINGS_URL, _MODEL, _KEY, _WEIGHT); absent = off. */
+  embeddings?: EmbeddingsConfig;
+}
+
+/** An OpenAI-compatible `/v1/embeddings` endpoint whose vectors re-rank search's lexical candidates. */
+export interface EmbeddingsConfig {
+  /** The API base (`…/v1`) or the embeddings endpoint itself. */
+  url: string;
+  model: string;
+  key?: string;
+  /** Weight of the cosine similarity against the lexical score (which is 1 at the best hit). */
+  weight: number;
 }
 
 /** HTTP settings: sessions, DNS-rebinding allow-lists, body limit, CORS. */
@@ -119,7 +131,18 @@ export function parseConfig(env: Env): BinderyConfig {
     },
     http: parseHttpConfig(env, publicUrl),
     observe: parseObserveConfig(env),
+    ...(env.BINDERY_EMBEDDINGS_URL ? { embeddings: parseEmbeddingsConfig(env) } : {}),
   };
+}
+
+function parseEmbeddingsConfig(env: Env): EmbeddingsConfig {
+  const url = env.BINDERY_EMBEDDINGS_URL!.replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(url)) throw new Error(`BINDERY_EMBEDDINGS_URL: must be an http(s) URL (got "${url}")`);
+  const model = env.BINDERY_EMBEDDINGS_MODEL;
+  if (!model) throw new Error('BINDERY_EMBEDDINGS_MODEL: must name the model when BINDERY_EMBEDDINGS_URL is set');
+  const weight = Number(env.BINDERY_EMBEDDINGS_WEIGHT ?? 1);
+  if (!(weight >= 0 && weight <= 10)) throw new Error(`BINDERY_EMBEDDINGS_WEIGHT: must be a number from 0 to 10 (got "${env.BINDERY_EMBEDDINGS_WEIGHT}")`);
+  return { url, model, weight, ...(env.BINDERY_EMBEDDINGS_KEY ? { key: env.BINDERY_EMBEDDINGS_KEY } : {}) };
 }
 
 function parseHttpConfig(env: Env, publicUrl: string): HttpConfig {

@@ -23,17 +23,33 @@ export interface CursorState {
   offset: number;
 }
 
-/** An opaque, signed cursor: a client cannot forge one or reuse it for another query. */
+/** The signature of a listing's position: the first 12 bytes of HMAC-SHA-256 over [scope, offset]. */
+async function signature(db: BinderyDb, scope: string, offset: number): Promise<Uint8Array> {
+  const body = new TextEncoder().encode(JSON.stringify([scope, offset]));
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await signingKey(db), body)).slice(0, 12);
+}
+
+/**
+ * An opaque, signed cursor: a client cannot forge one or reuse it for another query. It carries the
+ * offset (base 36) and a signature over the listing's scope and that offset, not the scope itself:
+ * the scope holds the query, and a cursor that spelled it out cost a long question ~60 tokens in every
+ * paging line (a tier-0 page is 900 tokens). The reader knows its scope and checks the signature.
+ */
 export async function issueCursor(db: BinderyDb, state: CursorState): Promise<string> {
-  const body = new TextEncoder().encode(JSON.stringify([state.scope, state.offset]));
-  const sig = new Uint8Array(await crypto.subtle.sign('HMAC', await signingKey(db), body));
-  return `${b64url(body)}.${b64url(sig.slice(0, 12))}`;
+  return `${state.offset.toString(36)}~${b64url(await signature(db, state.scope, state.offset))}`;
 }
 
 /** Reads a cursor this server issued for `scope`; anything else is an INVALID_INPUT naming `cursor`. */
 export async function readCursor(db: BinderyDb, cursor: string | undefined, scope: string): Promise<number> {
   if (cursor === undefined || cursor === '') return 0;
   const bad = () => fail.invalid('cursor', 'was not issued by this server for this listing; pass the nextCursor of the previous page, or omit it for the first page');
+  const short = /^([0-9a-z]{1,10})~([A-Za-z0-9_-]{16})$/.exec(cursor);
+  if (short) {
+    const offset = parseInt(short[1]!, 36);
+    if (!Number.isSafeInteger(offset) || !same(fromB64url(short[2]!), await signature(db, scope, offset))) throw bad();
+    return offset;
+  }
+  // The earlier form (base64 of [scope, offset], a dot, the signature), still read for cursors issued before.
   const [bodyPart, sigPart] = cursor.split('.');
   if (!bodyPart || !sigPart) throw bad();
   let body: Uint8Array<ArrayBuffer>;
@@ -45,12 +61,23 @@ export async function readCursor(db: BinderyDb, cursor: string | undefined, scop
     throw bad();
   }
   const expected = new Uint8Array(await crypto.subtle.sign('HMAC', await signingKey(db), body)).slice(0, 12);
-  let diff = sig.length ^ expected.length;
-  for (let i = 0; i < expected.length; i++) diff |= (sig[i] ?? 0) ^ expected[i]!;
-  if (diff !== 0) throw bad();
-  const [s, offset] = JSON.parse(new TextDecoder().decode(body)) as [string, number];
-  if (s !== scope || !Number.isInteger(offset) || offset < 0) throw bad();
-  return offset;
+  if (!same(sig, expected)) throw bad();
+  let state: unknown;
+  try {
+    state = JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    throw bad();
+  }
+  const [s, offset] = Array.isArray(state) ? (state as [unknown, unknown]) : [];
+  if (s !== scope || !Number.isInteger(offset) || (offset as number) < 0) throw bad();
+  return offset as number;
+}
+
+/** Constant-time comparison of two signatures. */
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ b[i]!;
+  return diff === 0;
 }
 
 /** Pagination block for `_meta.context` plus the cursor for the next page, if any. */

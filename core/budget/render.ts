@@ -71,9 +71,18 @@ export function renderHead(v: CardFacts, publicBase: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Characters of the name and of the summary a tier-0 line keeps (cut between words, with "…"). */
-export const LINE_NAME_CHARS = 80;
-export const LINE_GIST_CHARS = 60;
+/**
+ * Tier-0 line sizes, in characters. A line costs ~13 tokens of id before anything else, so every
+ * word counts: a name says what a document is when it is long enough to, and only a short name
+ * ("Usage", "ms") is followed by a gist that fills the line up to LINE_GIST_UNTIL characters. Measured
+ * on the everyday-question corpus (bench/everyday.bench.ts): a 60-character gist on every line cost
+ * 32 tokens a line (27 lines in 900 tokens); this way a line costs ~26 (33 lines).
+ */
+export const LINE_NAME_CHARS = 60;
+/** A name shorter than this gets a gist. */
+export const LINE_GIST_BELOW = 16;
+/** Name and gist together stay within this many characters. */
+export const LINE_GIST_UNTIL = 40;
 
 /** A text cut to at most `chars` code points (never splitting a surrogate pair), at a word boundary when one is near, with "…". */
 function shorten(text: string, chars: number): string {
@@ -85,17 +94,20 @@ function shorten(text: string, chars: number): string {
   return `${(at > cut.length / 2 ? cut.slice(0, at) : cut).replace(/[\s,;:.]+$/, '')}…`;
 }
 
-/** A short gist: the summary's start, cut at a word boundary within LINE_GIST_CHARS. */
-export function gistOf(summary: string): string {
-  return shorten(summary, LINE_GIST_CHARS);
+/** The gist a tier-0 line shows after the name ('' when the name is long enough to say it alone). */
+export function gistOf(v: Pick<VersionFacts, 'name' | 'summary'>): string {
+  const name = Array.from(shorten(v.name, LINE_NAME_CHARS)).length;
+  return name < LINE_GIST_BELOW ? shorten(v.summary, LINE_GIST_UNTIL - name) : '';
 }
 
 /**
- * Tier 0: one line per item (id, name, exact content tokens, a short gist), for choosing from a long
- * list cheaply. Made from stored facts only, so its count is stored with the version's other blocks.
+ * Tier 0: one line per item (id, name, exact content tokens, a gist after a short name), for
+ * choosing from a long list cheaply. Made from stored facts only, so its count is stored with the
+ * version's other blocks.
  */
 export function renderLine(v: Pick<VersionFacts, 'bindingId' | 'name' | 'summary' | 'contentTokenCount'>): string {
-  return `- ${v.bindingId} ${shorten(v.name, LINE_NAME_CHARS)} (${v.contentTokenCount} tokens): ${gistOf(v.summary)}\n`;
+  const gist = gistOf(v);
+  return `- ${v.bindingId} ${shorten(v.name, LINE_NAME_CHARS)} (${v.contentTokenCount} tokens)${gist ? `: ${gist}` : ''}\n`;
 }
 
 /** The lines of tier 1.5 that complete the card: what its cut left out. Each ends with a newline. */

@@ -14,7 +14,7 @@ export const FALLBACK_ORDER: Record<Tier, Tier[]> = { '2': ['2', '1.5', '1'], '1
 
 export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
-export const RENDER_REVISION = 5;
+export const RENDER_REVISION = 6;
 
 /** The immutable facts of one version that every tier is rendered from. */
 export interface VersionFacts {
@@ -124,7 +124,7 @@ export function tierObject(v: VersionFacts & Pick<BlockCounts, 'sections'>, tier
     source: v.source,
     model: v.model,
     updatedAt: new Date(v.createdAt).toISOString(),
-    ...(tier === '0' ? { gist: gistOf(v.summary) } : {}),
+    ...(tier === '0' && gistOf(v) ? { gist: gistOf(v) } : {}),
     ...(tier === '1.5' ? { contentPreview: previewWithNote(v) } : {}),
     ...(index ? outlineObject(index) : {}),
     ...(tier === '2' && content !== undefined ? { content } : {}),

@@ -11,6 +11,7 @@ import { findImportedBinding } from '../../db/store/imports.ts';
 import { buildVersionRow, checkContentSize } from './write-version.ts';
 import { freshCounts, renderKey } from './counts.ts';
 import { announceBindingChanged } from './changes.ts';
+import { embedWritten } from './embed.ts';
 
 /** What the binding services need; tools, REST and import all pass the same. */
 export interface CoreDeps {
@@ -101,6 +102,8 @@ export async function createBinding(
 async function writtenRow(deps: CoreDeps, id: string, number: number): Promise<BindingVersionRow> {
   const row = await bindingAtVersion(deps.db, id, number);
   if (!row) throw new Error(`binding ${id} has no version ${number} right after a write`);
+  // The optional embedding of what was written (best effort; off unless BINDERY_EMBEDDINGS_URL is set).
+  await embedWritten(deps, id);
   await freshCounts(deps, [row]);
   return row;
 }

@@ -54,6 +54,8 @@ export interface ListingRequest {
   tier: Tier;
   /** With a budget: pack to it and name what was left out. Without: fill the response cap and page the rest. */
   maxTokens?: number;
+  /** Without a budget, fill this many tokens instead of the response cap (a default page size in tokens). */
+  pageTokens?: number;
   strategy?: 'ordered' | 'fill';
   fallback?: boolean;
   /** Framing after the items (skipped ids, paging hints); counted into the budget. */
@@ -103,7 +105,7 @@ function counted(pieces: readonly Piece[], ctx: ToolContext): Piece[] {
 export async function packListing(req: ListingRequest, ctx: ToolContext): Promise<PackedListing> {
   await freshCounts(ctx, req.rows);
   const budgeted = req.maxTokens !== undefined;
-  const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
+  const budget = req.maxTokens ?? Math.min(req.pageTokens ?? Infinity, ctx.config.maxResponseTokens - UNBUDGETED_RESERVE);
   const costs = req.rows.map((r, i) => {
     const extra = req.extras?.[i]?.piece.tokens ?? 0;
     return { '0': tierCost(r, '0') + extra, '1': tierCost(r, '1') + extra, '1.5': tierCost(r, '1.5') + extra, '2': tierCost(r, '2') + extra };

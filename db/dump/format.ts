@@ -15,7 +15,7 @@
 export const DUMP_FORMAT = 1;
 
 /** Tables written, parents first. Everything a person or a client made, and the secrets' hashes. */
-export const DUMP_TABLES = ['users', 'spaces', 'bindings', 'versions', 'sets', 'set_items', 'shares', 'comments', 'help_topics', 'api_keys', 'settings', 'oauth_clients'] as const;
+export const DUMP_TABLES = ['users', 'spaces', 'bindings', 'versions', 'binding_vectors', 'sets', 'set_items', 'shares', 'comments', 'help_topics', 'api_keys', 'settings', 'oauth_clients'] as const;
 
 /**
  * Live sign-ins, written only with `--with-sessions`: web sessions, one-time login links, OAuth codes
@@ -52,13 +52,34 @@ export class DumpError extends Error {
   override name = 'DumpError';
 }
 
-/** A value as it appears in a row: SQLite's text, integer, real and NULL (Bindery stores no blobs). */
-export type DumpValue = string | number | null;
+/**
+ * A value as it appears in a row: SQLite's text, integer, real and NULL, and a blob (only embedding
+ * vectors are blobs) as `{"blob": base64}`: vectors came from a paid or slow provider, so a dump keeps them.
+ */
+export type DumpValue = string | number | null | { blob: string };
+
+/** True for a JSON value that is a dumped blob. */
+export function isBlobValue(v: unknown): v is { blob: string } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { blob?: unknown }).blob === 'string';
+}
+
+/** A dumped blob's bytes. */
+export function blobBytes(v: { blob: string }): Uint8Array {
+  return Uint8Array.from(atob(v.blob), (c) => c.charCodeAt(0));
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
 
 /** Checks and converts one value read from the database. */
 export function dumpValue(value: unknown, where: string): DumpValue {
   if (value === null || typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'bigint' && value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER) return Number(value);
-  throw new DumpError(`${where}: a value of type ${typeof value} cannot be dumped (text, numbers and NULL only)`);
+  if (value instanceof ArrayBuffer) return { blob: toBase64(new Uint8Array(value)) };
+  if (value instanceof Uint8Array) return { blob: toBase64(value) };
+  throw new DumpError(`${where}: a value of type ${typeof value} cannot be dumped (text, numbers, blobs and NULL only)`);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DUMP_FORMAT, DUMP_TABLES, DumpError, SESSION_TABLES, type DumpHeader, type DumpTrailer, type DumpValue } from './format.ts';
+import { DUMP_FORMAT, DUMP_TABLES, DumpError, isBlobValue, SESSION_TABLES, type DumpHeader, type DumpTrailer, type DumpValue } from './format.ts';
 
 export type DumpEvent =
   | { kind: 'header'; header: DumpHeader }
@@ -70,8 +70,8 @@ export async function* readDump(lines: AsyncIterable<string>, knownSchemas: read
     }
     if (Array.isArray(value)) {
       if (!table) throw new DumpError(`corrupt dump: a row before any table (line ${lineNo})`);
-      if (value.length !== table.columns.length || !value.every((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) {
-        throw new DumpError(`corrupt dump: line ${lineNo} is not a row of ${table.name} (${table.columns.length} text, number or null values)`);
+      if (value.length !== table.columns.length || !value.every((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || isBlobValue(v))) {
+        throw new DumpError(`corrupt dump: line ${lineNo} is not a row of ${table.name} (${table.columns.length} text, number, blob or null values)`);
       }
       hash.update(`${line}\n`);
       counts[table.name]!++;

@@ -3,7 +3,7 @@ import type { Database } from '../client.ts';
 import { migrate } from '../migrate.ts';
 import { migrations } from '../migrations/bundle.ts';
 import { rebuildSearchIndex } from '../store/fts.ts';
-import { DERIVED_SETTINGS, DumpError, SESSION_TABLES, type DumpHeader } from './format.ts';
+import { blobBytes, DERIVED_SETTINGS, DumpError, isBlobValue, SESSION_TABLES, type DumpHeader } from './format.ts';
 import { readDump, type DumpEvent } from './read.ts';
 
 export interface RestoreOptions {
@@ -60,7 +60,7 @@ export async function restoreDump(database: Database, open: () => AsyncIterable<
       if (ev.kind === 'header') header = ev.header;
       else if (ev.kind === 'table') insert = await insertSql(tx, ev.table, ev.columns);
       else if (ev.kind === 'rows') {
-        await tx.batch(ev.rows.map((args): InStatement => ({ sql: insert, args })));
+        await tx.batch(ev.rows.map((row): InStatement => ({ sql: insert, args: row.map((v) => (isBlobValue(v) ? blobBytes(v) : v)) })));
         done += ev.rows.length;
         opts.progress?.rows?.(done);
       } else rows = ev.trailer.rows;

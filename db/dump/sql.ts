@@ -1,6 +1,6 @@
 import type { Client } from '@libsql/client';
 import { headingsOf } from '../store/fts-headings.ts';
-import { DUMP_FORMAT, type DumpValue } from './format.ts';
+import { blobBytes, DUMP_FORMAT, type DumpValue } from './format.ts';
 import { snapshotRows } from './snapshot.ts';
 import type { DumpProgress } from './write.ts';
 
@@ -17,7 +17,9 @@ const CHUNK = 15_000;
 const KEYED: Record<string, string> = { versions: 'id', comments: 'id', help_topics: 'topic', bindings: 'id', settings: 'key', oauth_clients: 'id' };
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const literal = (v: DumpValue): string => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`);
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const literal = (v: DumpValue): string =>
+  v === null ? 'NULL' : typeof v === 'number' ? String(v) : typeof v === 'object' ? `X'${hex(blobBytes(v))}'` : `'${v.replace(/'/g, "''")}'`;
 
 /** Splits a text into chunks that never cut a surrogate pair. */
 function chunks(text: string): string[] {

@@ -105,5 +105,11 @@ export const migrations: { tag: string; statements: string[] }[] = [
     "statements": [
       "-- Tier 0 (issue 15): the stored exact token count of a version's one-line form. Rows written before it\n-- keep 0 under an older render key, so every process recounts them (RENDER_REVISION 5) until upkeep rewrites them.\nALTER TABLE `versions` ADD `line_block_tokens` integer DEFAULT 0 NOT NULL;"
     ]
+  },
+  {
+    "tag": "0009_embeddings",
+    "statements": [
+      "-- Optional embeddings (issue 15): one vector per binding, for its current version and the configured model; empty unless BINDERY_EMBEDDINGS_URL is set.\nCREATE TABLE `binding_vectors` (\n\t`binding_id` text PRIMARY KEY NOT NULL,\n\t`version_id` text NOT NULL,\n\t`model` text NOT NULL,\n\t`dims` integer NOT NULL,\n\t`vector` F32_BLOB NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`binding_id`) REFERENCES `bindings`(`id`) ON UPDATE no action ON DELETE no action\n);"
+    ]
   }
 ];

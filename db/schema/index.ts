@@ -8,16 +8,17 @@ import { commentsTable } from './comments.ts';
 import { helpTopicsTable, settingsTable } from './meta.ts';
 import { webSessionsTable, loginLinksTable } from './web.ts';
 import { oauthClientsTable, oauthCodesTable, oauthTokensTable } from './oauth.ts';
+import { bindingVectorsTable } from './vectors.ts';
 
 export {
   usersTable, apiKeysTable, spacesTable, bindingsTable, versionsTable, setsTable, setItemsTable,
   sharesTable, commentsTable, helpTopicsTable, settingsTable, webSessionsTable, loginLinksTable,
-  oauthClientsTable, oauthCodesTable, oauthTokensTable,
+  oauthClientsTable, oauthCodesTable, oauthTokensTable, bindingVectorsTable,
 };
 
 /** The whole schema, for drizzle's relational helpers. */
 export const schema = {
   usersTable, apiKeysTable, spacesTable, bindingsTable, versionsTable, setsTable, setItemsTable,
   sharesTable, commentsTable, helpTopicsTable, settingsTable, webSessionsTable, loginLinksTable,
-  oauthClientsTable, oauthCodesTable, oauthTokensTable,
+  oauthClientsTable, oauthCodesTable, oauthTokensTable, bindingVectorsTable,
 };

@@ -12,11 +12,24 @@ import type { BinderyDb } from '../types.ts';
 // Measured on the everyday-question tuning half (bench/everyday.bench.ts), coverage of the whole text
 // (squared or not) did worse than BM25 alone and was dropped; field coverage lifted success@1 and MRR.
 // All signals come from the FTS index (per-word MATCH restricted to the pool); no stored text is read.
+// Tried and dropped on the same tuning half (issue 15, second round), so that nobody tries them blind:
+// - pseudo-relevance feedback (RM3-style: words of the first pass's 1–5 best documents' names,
+//   summaries and key points, weighed by share, score and IDF, re-queried and interpolated at weights
+//   0.1–0.5): success@5 52.6 → 47.4–52.6 %. The first pass's best documents are mostly wrong for these
+//   questions, so the expansion drifts ("playwright", "mcp", "heal");
+// - proximity of neighbouring query words (NEAR within 8, the sequential dependence model's windows):
+//   MRR +0.013, success@5 unchanged, +14 ms p50 at 10k bindings;
+// - abbreviation ↔ expansion pairs written side by side ("TTL (time to live)"): the 432 documents
+//   hold 22 such pairs and none touches a tuning question, so no table was built for them.
+// The misses are vocabulary gaps (10 of 18 tuning misses are not in BM25's top 50 at all): the
+// optional embedding signal below (`fuse`) is the way to them.
 
 export interface Candidate {
   rid: number;
   rank: number;
   bid: string;
+  /** The all-words and phrase boost BM25 was multiplied by (present when search asks for semantics). */
+  boost?: number;
 }
 
 /** Columns that say what a document is about, as an FTS5 column filter. */
@@ -27,10 +40,13 @@ const FIELDS = '{name summary key_points headings}';
  */
 const FIELD_WEIGHT = 0.2;
 
-/** Candidates in their new order (the same objects). One-word queries and tiny pools keep BM25's order. */
-export async function rerank(db: BinderyDb, match: string, pool: Candidate[]): Promise<Candidate[]> {
+/**
+ * Candidates in their new order (the same objects), and the IDF of each query word when it was
+ * computed (search reuses it to judge the best match). One-word queries and tiny pools keep BM25's order.
+ */
+export async function rerank(db: BinderyDb, match: string, pool: Candidate[], semantic?: Semantic): Promise<{ order: Candidate[]; idf?: number[] }> {
   const words = [...new Set(match.match(/"[^"]+"/g) ?? [])];
-  if (words.length < 2 || pool.length < 2) return pool;
+  if (words.length < 2 || pool.length < 2) return { order: pool };
   const rids = sql.join(pool.map((c) => sql`${c.rid}`), sql`, `);
   const rows = await db.all<{ w: number; rid: number }>(
     sql.join(
@@ -49,7 +65,42 @@ export async function rerank(db: BinderyDb, match: string, pool: Candidate[]): P
   const score = (c: Candidate) => c.rank / best + (FIELD_WEIGHT * (head.get(c.rid) ?? 0)) / sum;
   const scored = pool.map((c, i) => ({ c, s: score(c), i }));
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
-  return scored.map((x) => x.c);
+  if (semantic) await fuse(scored, semantic);
+  return { order: scored.map((x) => x.c), idf };
+}
+
+/** An optional semantic signal: cosine of the query with each candidate (by binding id), and its weight. */
+export interface Semantic {
+  scores(bindingIds: string[]): Promise<Map<string, number>>;
+  weight: number;
+}
+
+/** A lexical best this many times the runner-up's score is a strong match: no semantic signal moves it. */
+const STRONG_LEXICAL = 1.5;
+/** So is a lexical best holding every word of the query (its boost is 1.5, 2.5 with the phrase). */
+const ALL_WORDS_BOOST = 1.5;
+
+/**
+ * Adds the semantic signal to the lexical scores (in place, then re-sorts): each candidate's cosine,
+ * scaled to 0–1 across the pool, times its weight. Candidates without a vector get 0 (they keep
+ * their lexical standing against the rest with none). A strong lexical best (every word of the query,
+ * or far ahead of the runner-up) stays first whatever the vectors say: a weak model must not cost
+ * keyword lookups.
+ */
+async function fuse(scored: { c: Candidate; s: number; i: number }[], semantic: Semantic): Promise<void> {
+  const cos = await semantic.scores(scored.map((x) => x.c.bid));
+  const values = [...cos.values()];
+  if (values.length < 2 || semantic.weight <= 0) return;
+  const lo = Math.min(...values);
+  const span = Math.max(...values) - lo || 1;
+  const top = scored[0]!;
+  const strong = (top.c.boost ?? 1) >= ALL_WORDS_BOOST || (scored.length > 1 && top.s >= STRONG_LEXICAL * Math.max(scored[1]!.s, 1e-9));
+  const pinned = strong ? top : undefined;
+  for (const x of scored) {
+    const c = cos.get(x.c.bid);
+    if (c !== undefined) x.s += (semantic.weight * (c - lo)) / span;
+  }
+  scored.sort((a, b) => (a === pinned ? -1 : b === pinned ? 1 : b.s - a.s || a.i - b.i));
 }
 
 /** Documents holding each word, and the documents indexed. */

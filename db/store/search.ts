@@ -4,7 +4,7 @@ import type { BinderyDb } from '../types.ts';
 import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access.ts';
 import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
 import { contentWords } from './search-words.ts';
-import { rerank } from './search-rerank.ts';
+import { rerank, type Semantic } from './search-rerank.ts';
 
 export interface ScopeOptions {
   userId: string;
@@ -16,6 +16,8 @@ export interface ScopeOptions {
   limit: number;
   /** Overrides TOTAL_CAP (tests reach the capped total with few rows). */
   caps?: { total: number };
+  /** The optional embedding signal for the re-ranker (./search-rerank.ts `fuse`). */
+  semantic?: Semantic;
 }
 
 function scope(opts: ScopeOptions): SQL {
@@ -101,7 +103,7 @@ type Hit = BindingVersionRow & { rank: number };
  * exact access rule runs. Matches are counted up to TOTAL_CAP (past it `total` is a lower bound and
  * `totalCapped` is set), so the count no longer reads every match.
  */
-export async function searchBindingRows(db: BinderyDb, match: string, opts: ScopeOptions): Promise<{ rows: Hit[]; total: number; totalCapped: boolean }> {
+export async function searchBindingRows(db: BinderyDb, match: string, opts: ScopeOptions): Promise<{ rows: Hit[]; total: number; totalCapped: boolean; idf?: number[] }> {
   const inScope = sql`bindings.deleted_at IS NULL AND ${scopeHint(opts)} AND ${scope(opts)}`;
   const hits = (m: string) => sql`FROM bindings_fts
     JOIN bindings ON bindings.rowid = bindings_fts.rowid
@@ -115,13 +117,16 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
   // its body alone) or costs as much as ranking them all. FTS5's BM25 is linear in the matches.
   // The best RERANK_POOL by BM25 × boosts are then re-ranked with per-word signals (./search-rerank.ts).
   const pool = Math.max(RERANK_POOL, opts.offset + opts.limit);
-  const ranked = await db.all<{ rid: number; rank: number; bid: string }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid ${hits(match)}
+  // With the semantic signal, each candidate's boost tells the re-ranker which hold every word (≥ 1.5).
+  const boost = opts.semantic ? sql`, ${boosts(match)} AS boost` : sql``;
+  const ranked = await db.all<{ rid: number; rank: number; bid: string; boost?: number }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid${boost} ${hits(match)}
     ORDER BY rank ASC, bindings.id LIMIT ${pool}`);
-  const order = (await rerank(db, match, ranked)).slice(opts.offset, opts.offset + opts.limit);
+  const reranked = await rerank(db, match, ranked, opts.semantic);
+  const order = reranked.order.slice(opts.offset, opts.offset + opts.limit);
   if (!order.length) return { rows: [], total: counted, totalCapped: counted > want };
   const values = sql.join(order.map((h, i) => sql`(${h.rid}, ${i}, ${h.bid})`), sql`, `);
   const page = sql`SELECT column1 AS rid, column2 AS rank, column3 AS bid FROM (VALUES ${values})`;
-  return { rows: await withVersions(db, page), total: counted, totalCapped: counted > want };
+  return { rows: await withVersions(db, page), total: counted, totalCapped: counted > want, ...(reranked.idf ? { idf: reranked.idf } : {}) };
 }
 
 /** How many of BM25's best candidates the re-ranker orders (more only when a page reaches past them). */

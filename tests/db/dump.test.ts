@@ -110,6 +110,9 @@ describe('dump → restore', () => {
     expect(await count(database, 'web_sessions')).toBe(0);
     expect(await count(database, 'oauth_tokens')).toBe(0);
     expect(await count(database, 'oauth_clients')).toBe(1);
+    // The embedding came back bit for bit, still a vector libSQL reads.
+    const vec = (await database.client.execute(`SELECT vector_extract(vector) AS v, dims FROM binding_vectors`)).rows;
+    expect(vec.map((r) => [String(r[0]), Number(r[1])])).toEqual([['[0.25,-1.5,3e-07]', 3]]);
     await alice.close();
     await bob.close();
     database.close();

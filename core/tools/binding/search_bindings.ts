@@ -9,10 +9,29 @@ import { line } from '../../tokens/doc.ts';
 import { bindingView, paginationView } from '../views.ts';
 import { checkBudget, pagedListing } from '../packed-list.ts';
 import { budgetView } from '../budget-view.ts';
+import type { ToolContext } from '../../context.ts';
+import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
+import { semanticScorer } from '../../services/embed.ts';
+import { GOOD_MATCH_SHARE, matchQuality, prefixQuery, suggestTerms } from '../../../db/store/search-suggest.ts';
 
-/** Hits on a tier-0 page when no limit is given (measured: bench/everyday.bench.ts keeps it under 900 tokens). */
-export const TIER0_LIMIT = 20;
+/**
+ * Tier 0 without a limit: as many hits (up to 50) as fit in TIER0_TOKENS, paging line included. A
+ * model chooses from a list if the list is cheap; bench/everyday.bench.ts measures how often the
+ * document a question asks for is on this first page.
+ */
+export const TIER0_TOKENS = 900;
+/** Room kept under TIER0_TOKENS for the paging line added after the page is packed (a cursor is ~20 characters: at most 28 tokens). */
+const TIER0_MORE_RESERVE = 28;
+
+/** Said on a first page whose best hit holds too little of the query (absent when it holds enough). */
+const weakMatchView = z.object({
+  held: z.number().describe('query words the best hit holds'),
+  words: z.number().describe('content words in the query'),
+  share: z.number().describe("share of the query's word weight (IDF) the best hit holds"),
+  tryWords: z.array(z.string()).describe('words the index uses near the query'),
+});
+type WeakMatch = z.infer<typeof weakMatchView>;
 
 export const searchBindingsTool = defineTool({
   name: 'search_bindings',
@@ -25,11 +44,16 @@ export const searchBindingsTool = defineTool({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
     space: spaceRef().optional(),
     tier: tierSchema.default('1'),
-    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional().describe(`default 10; ${TIER0_LIMIT} at tier "0"`),
+    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional().describe(`default 10; at tier "0" as many as fit in ${TIER0_TOKENS} tokens`),
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
-  output: z.object({ results: z.array(bindingView.extend({ match: matchView.optional() })), pagination: paginationView, budget: budgetView.optional() }),
+  output: z.object({
+    results: z.array(bindingView.extend({ match: matchView.optional() })),
+    pagination: paginationView,
+    budget: budgetView.optional(),
+    weakMatch: weakMatchView.optional(),
+  }),
   bound: { kind: 'items', maxItems: 50, itemTokens: 400 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
@@ -38,26 +62,54 @@ export const searchBindingsTool = defineTool({
     if (!match) throw fail.invalid('query', 'must contain at least one letter or digit');
     const space = args.space ? await resolveSpace(ctx, ctx.caller, args.space) : undefined;
     // Tier 0 is one line per hit: a longer first page costs what five cards do, and holds the answer far more often.
-    const limit = args.limit ?? (args.tier === '0' ? TIER0_LIMIT : 10);
+    const fill = args.tier === '0' && args.limit === undefined && args.maxTokens === undefined;
+    const limit = args.limit ?? (args.tier === '0' ? 50 : 10);
     const scope = `search:${space?.id ?? '*'}:${args.query}:${limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit });
+    const scores = semanticScorer(ctx, args.query);
+    const semantic = scores && ctx.config.embeddings ? { scores, weight: ctx.config.embeddings.weight } : undefined;
+    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit, ...(semantic ? { semantic } : {}) });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
     // Past the count cap, total is a lower bound: "1001+ matches".
     const matches = `${found.total}${found.totalCapped ? '+' : ''} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
     const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
+    // On a first page only: when the best hit holds too little of the query, one line says so and offers words to try.
+    const weak = offset === 0 ? await weakMatchOf(ctx, match, found, { userId: ctx.caller.id, spaceId: space?.id }) : undefined;
+    const advice = weak && weak.held > 0 ? [line(weakLine(weak))] : [];
     // The best section and an excerpt of each hit on this page (content loaded for these rows only).
     const extras = args.tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
-    const page = await pagedListing({ header: [header], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'No match. Try other words, or list_bindings to browse.' }, ctx);
+    const empty = weak?.tryWords.length ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.` : 'No match. Try other words, or list_bindings to browse.';
+    const page = await pagedListing({ header: [header, ...advice], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty }, ctx);
     const { listing, pagination, pieces } = page;
     return {
       pieces,
-      data: { results: listing.views, pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
+      data: { results: listing.views, pagination, ...(listing.budget ? { budget: listing.budget } : {}), ...(weak ? { weakMatch: weak } : {}) },
       meta: { pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
     };
   },
 });
+
+
+/** The weak-match report for a first page, or undefined when the best hit holds enough of the query. */
+async function weakMatchOf(ctx: ToolContext, match: string, found: { rows: BindingVersionRow[]; idf?: number[] }, scope: { userId: string; spaceId?: string }): Promise<WeakMatch | undefined> {
+  const rows = found.rows;
+  const q = await matchQuality(ctx.db, match, rows[0]?.bindingId, found.idf);
+  if (rows.length && q.share >= GOOD_MATCH_SHARE) return undefined;
+  let near = rows;
+  if (!near.length) {
+    // Nothing matched: the documents (the caller may read) sharing a word's first letters.
+    const prefix = prefixQuery(match);
+    near = prefix ? (await searchBindingRows(ctx.db, prefix, { ...scope, offset: 0, limit: 3 })).rows : [];
+  }
+  return { ...q, share: Math.round(q.share * 100) / 100, tryWords: await suggestTerms(ctx.db, match, near) };
+}
+
+/** One line about a weak best match. */
+function weakLine(w: WeakMatch): string {
+  const tail = w.tryWords.length ? ` Words the index uses near them: ${w.tryWords.join(', ')}.` : '';
+  return `No close match: the best hit holds ${w.held} of your ${w.words} words.${tail}`;
+}
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').slice(0, 120);
