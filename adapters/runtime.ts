@@ -9,6 +9,7 @@ import { ensureCountsCurrent } from '../core/services/prepare.ts';
 import { ensureHelpTopics } from '../core/services/help.ts';
 import { ensureCommentCounts } from '../core/services/comments.ts';
 import { runtimeTelemetry } from './telemetry.ts';
+import { pruneWebSessions } from '../db/store/web-sessions.ts';
 import { jsonLogger } from '../core/observe/log.ts';
 
 export interface Runtime {
@@ -39,6 +40,8 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
     if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);
     await ensureHelpTopics(deps);
     await ensureCommentCounts(deps);
+    // Sign-ins that ended more than a day ago (expired, revoked, unused links) are of no use to anyone.
+    await pruneWebSessions(deps.db, Date.now() - 24 * 3600_000);
   }
   return { deps, database, config };
 }

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { createTestWorld } from '../helpers.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
+import { pruneWebSessions } from '../../db/store/web-sessions.ts';
 import { createLoginLink, csrfOk, loginLinkValid, signIn, signOut, webUser, LOGIN_LINK_TTL_MS } from '../../core/web/session.ts';
 import type { BinderyDeps } from '../../core/context.ts';
 
@@ -81,6 +82,21 @@ describe('web sign-in', () => {
     const signed = await signIn(deps, (await createLoginLink(deps, alice.id)).url.split('/login/')[1]!);
     expect(signed!.setCookie).toMatch(/^__Host-bindery_session=.*; Secure$/);
     expect(await webUser(deps, new Request('https://kb.example.com/', { headers: { cookie: signed!.setCookie.split(';')[0]! } }))).toBeDefined();
+    w.close();
+  });
+
+  test('upkeep prunes ended sign-ins and stale links, and keeps live ones', async () => {
+    const { w, deps, alice } = await world();
+    const live = await signIn(deps, (await createLoginLink(deps, alice.id)).url.split('/login/')[1]!);
+    const ended = await signIn(deps, (await createLoginLink(deps, alice.id)).url.split('/login/')[1]!);
+    await signOut(deps, (await webUser(deps, withCookie(ended!.setCookie)))!);
+    await createLoginLink(deps, alice.id);
+    deps.tick(LOGIN_LINK_TTL_MS + 1);
+    await pruneWebSessions(w.db, deps.clock!());
+    const count = async (table: string) => Number((await w.db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)))[0]!.n);
+    expect(await count('web_sessions')).toBe(1);
+    expect(await count('login_links')).toBe(0);
+    expect(await webUser(deps, withCookie(live!.setCookie))).toBeDefined();
     w.close();
   });
 });
