@@ -21,6 +21,26 @@ import type { BinderyDb } from '../types.ts';
 //   MRR +0.013, success@5 unchanged, +14 ms p50 at 10k bindings;
 // - abbreviation ↔ expansion pairs written side by side ("TTL (time to live)"): the 432 documents
 //   hold 22 such pairs and none touches a tuning question, so no table was built for them.
+// - term associations the corpus teaches (third round): a small LSA (randomised truncated SVD, 100
+//   dimensions, of a tf-idf term × document matrix over names, summaries, key points and headings,
+//   1 418 terms in 2–20 % of the 432 documents), learned lazily per process; the question folded in
+//   as the IDF-weighted sum of its term vectors; each candidate's cosine fused through `fuse` below
+//   (strong lexical best pinned), plus the 10–30 latent-nearest documents BM25 missed as extra
+//   candidates. Tuning half success@5 52.6 % at best (weight 0.3, 0–10 added; 50 % at 0.5–1), MRR
+//   0.33 → 0.336; weight 2 with 30 added: MRR 0.364 but success@5 still 52.6 %, tier 0 76.3 → 73.7 %,
+//   keyword success@5 100 → 96.3 %. On its own the latent ranking holds the target in its top 5/10/20/50
+//   for 16/19/23/29 of the 38 tuning questions (with section text in the matrix: 14/15/24/30), but
+//   mostly the ones BM25 already finds: of the 10 misses outside BM25's top 50, two come within the
+//   latent top 20 (ranks 12, 17), the rest rank 55–300 (cleanup on ctrl-c → signal-exit 157, resume a
+//   download → range-parser 215, spaces before each line → indent-string 304). Folding the question
+//   in through the documents that hold its words (FTS5's own stems) instead of term vectors did worse
+//   (13/17/19/24). Expanding the question with the 8 terms nearest it in latent space (a separate OR
+//   query adding 10–20 candidates) changed nothing either: the neighbours are noise ("resume a big
+//   download" → onbodysent, maxredirection, statustext). Held-out half at weight 0.3 with 10 added:
+//   success@5 50 → 52.6 % (one question), MRR 0.357 → 0.361. Cost at 432 documents: learning 0.73 s, +6.7 MB heap (model 0.74 MB), scoring
+//   0.3 ms, search p50 22.8 → 24–27 ms; linear in the field postings, so ~1.7 s at 1k and ~17 s at
+//   10k (estimated). 432 short documents teach too little co-occurrence to bridge these gaps, so it
+//   was not wired in.
 // The misses are vocabulary gaps (10 of 18 tuning misses are not in BM25's top 50 at all): the
 // optional embedding signal below (`fuse`) is the way to them.
 
