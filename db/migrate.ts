@@ -1,3 +1,4 @@
+import { runBatch } from './store/guarded.ts';
 import { sql } from 'drizzle-orm';
 import { migrations } from './migrations/bundle.ts';
 import type { BinderyDb } from './types.ts';
@@ -17,7 +18,7 @@ export async function migrate(db: BinderyDb, opts: { progress?: BackfillProgress
       db.run(sql`INSERT INTO ${sql.raw(LEDGER)} (tag, applied_at) VALUES (${m.tag}, ${Date.now()})`),
     ];
     try {
-      await db.batch(statements as unknown as Parameters<BinderyDb['batch']>[0]);
+      await runBatch(db, statements);
     } catch (err) {
       // Two processes starting at once on one database both see the migration pending; the batch is
       // atomic, so the one that lost the race wrote nothing and fails (table exists, ledger key taken).

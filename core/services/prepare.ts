@@ -1,3 +1,4 @@
+import { runBatch } from '../../db/store/guarded.ts';
 import { and, eq, getTableColumns, gt, ne, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../../db/schema/index.ts';
 import { ensureUser } from '../../db/store/users.ts';
@@ -38,7 +39,7 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
       // Guarded by the id alone: versions are immutable, so the counts are right whatever key the row has now.
       return deps.db.update(versionsTable).set({ ...counts, countsKey: key }).where(eq(versionsTable.id, v.id));
     });
-    await deps.db.batch(updates as unknown as Parameters<typeof deps.db.batch>[0]);
+    await runBatch(deps.db, updates);
     done += rows.length;
   }
   return done;

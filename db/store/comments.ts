@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { commentsTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
 import { canCommentBindingSql } from './access.ts';
-import { insertWhere, rowsAffected } from './guarded.ts';
+import { insertWhere, rowsAffected, runBatch } from './guarded.ts';
 
 export type CommentRow = typeof commentsTable.$inferSelect;
 export interface CommentListRow extends CommentRow {
@@ -70,7 +70,7 @@ export async function commentsCountedOtherwise(db: BinderyDb, key: string, after
 /** Stores recounted body tokens in one batch. */
 export async function setCommentCounts(db: BinderyDb, key: string, counts: { id: string; tokens: number }[]): Promise<void> {
   if (counts.length === 0) return;
-  await db.batch(
-    counts.map((c) => db.update(commentsTable).set({ bodyTokenCount: c.tokens, countsKey: key }).where(eq(commentsTable.id, c.id))) as unknown as Parameters<BinderyDb['batch']>[0],
+  await runBatch(db, 
+    counts.map((c) => db.update(commentsTable).set({ bodyTokenCount: c.tokens, countsKey: key }).where(eq(commentsTable.id, c.id))),
   );
 }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { BinderyDb } from '../types.ts';
 import { headingsOf } from './fts-headings.ts';
+import { runBatch } from './guarded.ts';
 
 // The full-text index (`bindings_fts`, FTS5) holds the current version of each live binding. It is
 // contentless (content=''): the text lives once, in `versions`; the index keeps only its postings.
@@ -65,19 +66,19 @@ export async function rebuildSearchIndex(db: BinderyDb, progress?: BackfillProgr
     if (!rows.length) break;
     any = true;
     after = Number(rows[rows.length - 1]!.rid);
-    await db.batch([
+    await runBatch(db, [
       ...rows.flatMap((r) => [
         db.run(sql`DELETE FROM bindings_fts WHERE rowid = ${r.rid}`),
         db.run(sql`INSERT INTO bindings_fts (rowid, name, summary, key_points, headings, content)
           VALUES (${r.rid}, ${r.name}, ${r.summary}, ${(JSON.parse(r.keyPoints) as string[]).join('\n')}, ${headingsOf(r.content)}, ${r.content})`),
       ]),
       db.run(sql`INSERT INTO settings (key, value) VALUES (${PROGRESS_KEY}, ${String(after)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
-    ] as unknown as Parameters<BinderyDb['batch']>[0]);
+    ]);
     progress?.done(rows.length);
   }
-  await db.batch([
+  await runBatch(db, [
     db.run(sql`INSERT INTO settings (key, value) VALUES (${BUILT_KEY}, '1') ON CONFLICT (key) DO NOTHING`),
     db.run(sql`DELETE FROM settings WHERE key = ${PROGRESS_KEY}`),
-  ] as unknown as Parameters<BinderyDb['batch']>[0]);
+  ]);
   return any;
 }

@@ -25,5 +25,14 @@ export function insertWhere<T extends SQLiteTable>(db: BinderyDb, table: T, row:
   return db.run(sql`INSERT INTO ${table} (${names}) SELECT ${values} WHERE ${guard}`);
 }
 
-/** The batch argument type, for statement lists built as plain arrays. */
-export type BatchItems = Parameters<BinderyDb['batch']>[0];
+/** The batch argument type: drizzle types it as a non-empty tuple of its query builders. */
+type BatchItems = Parameters<BinderyDb['batch']>[0];
+
+/**
+ * Runs statements built as a plain list as one atomic batch (libSQL and D1 alike). The one place
+ * that widens a list to drizzle's non-empty tuple type; an empty list runs nothing.
+ */
+export async function runBatch(db: BinderyDb, items: readonly BatchItems[number][]): Promise<readonly unknown[]> {
+  if (items.length === 0) return [];
+  return db.batch(items as unknown as BatchItems);
+}

@@ -1,3 +1,4 @@
+import { runBatch } from './guarded.ts';
 import { asc, eq, sql } from 'drizzle-orm';
 import { helpTopicsTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
@@ -40,5 +41,5 @@ export async function writeHelpTopics(db: BinderyDb, rows: HelpTopicRow[], remov
     ...remove.map((t) => db.delete(helpTopicsTable).where(eq(helpTopicsTable.topic, t))),
   ];
   if (statements.length === 0) return;
-  await db.batch(statements as unknown as Parameters<BinderyDb['batch']>[0]);
+  await runBatch(db, statements);
 }

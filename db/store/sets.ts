@@ -3,6 +3,7 @@ import { setItemsTable, setsTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
 import { canReadBindingSql, type LinkScope } from './access.ts';
 import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
+import { runBatch } from './guarded.ts';
 
 export type SetRow = typeof setsTable.$inferSelect;
 export interface SetWithSpace extends SetRow {
@@ -131,7 +132,7 @@ function itemInserts(db: BinderyDb, setId: string, items: readonly SetItemInput[
 
 /** Creates a set and its items in one atomic batch. */
 export async function insertSet(db: BinderyDb, set: typeof setsTable.$inferInsert, items: readonly SetItemInput[]): Promise<void> {
-  await db.batch([db.insert(setsTable).values(set), ...itemInserts(db, set.id, items)] as unknown as Parameters<BinderyDb['batch']>[0]);
+  await runBatch(db, [db.insert(setsTable).values(set), ...itemInserts(db, set.id, items)]);
 }
 
 /**
@@ -141,13 +142,13 @@ export async function insertSet(db: BinderyDb, set: typeof setsTable.$inferInser
  */
 export async function replaceSetItems(db: BinderyDb, setId: string, revision: number, items: readonly SetItemInput[], now: number): Promise<boolean> {
   try {
-    await db.batch([
+    await runBatch(db, [
       // json() of a non-JSON string raises, aborting the batch; SQLite evaluates it only when stale.
       db.run(sql`SELECT CASE WHEN (SELECT revision FROM sets WHERE id = ${setId} AND deleted_at IS NULL) IS NOT ${revision} THEN json('stale set revision') END`),
       db.update(setsTable).set({ revision: revision + 1, updatedAt: now }).where(eq(setsTable.id, setId)),
       db.delete(setItemsTable).where(eq(setItemsTable.setId, setId)),
       ...itemInserts(db, setId, items),
-    ] as unknown as Parameters<BinderyDb['batch']>[0]);
+    ]);
     return true;
   } catch (err) {
     if (/malformed JSON/i.test(errorText(err))) return false;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { BinderyDb } from '../types.ts';
+import { runBatch } from './guarded.ts';
 
 // Stored embeddings (db/schema/vectors.ts): one per binding, for its current version and one model.
 
@@ -34,12 +35,12 @@ export async function bindingsWithoutVector(db: BinderyDb, model: string, limit:
 /** Stores (or replaces) the vectors of bindings at the given versions. */
 export async function saveVectors(db: BinderyDb, model: string, rows: { bindingId: string; versionId: string; vector: Float32Array }[], now: number): Promise<void> {
   if (!rows.length) return;
-  await db.batch(
+  await runBatch(db, 
     rows.map((r) =>
       db.run(sql`INSERT INTO binding_vectors (binding_id, version_id, model, dims, vector, created_at)
         VALUES (${r.bindingId}, ${r.versionId}, ${model}, ${r.vector.length}, ${vectorBytes(r.vector)}, ${now})
         ON CONFLICT (binding_id) DO UPDATE SET version_id = excluded.version_id, model = excluded.model, dims = excluded.dims, vector = excluded.vector, created_at = excluded.created_at`),
-    ) as unknown as Parameters<BinderyDb['batch']>[0],
+    ),
   );
 }
 
