@@ -1,7 +1,7 @@
 import type { TokenCounter } from '../tokens/counter.ts';
 import { encodeCut, oneLine, type CardCut } from './card-cut.ts';
 import { renderHead } from './render.ts';
-import type { VersionFacts } from './tier.ts';
+import type { VersionFacts } from './facts.ts';
 
 /**
  * The most tokens a tier-1 card (the head block) may take, for any name, summary, key points and model

@@ -1,4 +1,4 @@
-import type { VersionFacts } from './tier.ts';
+import type { VersionFacts } from './facts.ts';
 import { cardCut, clip, oneLine, type CardCut } from './card-cut.ts';
 
 /** The facts a card is rendered from: the version's facts and its stored cut. */

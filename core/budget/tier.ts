@@ -1,4 +1,5 @@
 import type { Piece } from '../tokens/doc.ts';
+import type { VersionFacts } from './facts.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { fitCard } from './card-fit.ts';
 import { bindingUrls, gistOf, previewWithNote, renderContent, renderHead, renderLine, renderPreview } from './render.ts';
@@ -6,6 +7,7 @@ import { countSections, encodeSections, outlineObject, parseSections, renderOutl
 
 export { bindingUrls, previewWithNote, renderContent, renderHead, renderLine, renderPreview };
 export { HEAD_TOKEN_BOUND } from './card-fit.ts';
+export type { VersionFacts } from './facts.ts';
 
 export type Tier = '0' | '1' | '1.5' | '2';
 export const TIERS: readonly Tier[] = ['0', '1', '1.5', '2'];
@@ -16,25 +18,6 @@ export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
 export const RENDER_REVISION = 6;
 
-/** The immutable facts of one version that every tier is rendered from. */
-export interface VersionFacts {
-  bindingId: string;
-  spaceSlug: string;
-  bindingSlug: string;
-  number: number;
-  name: string;
-  summary: string;
-  keyPoints: string[];
-  contentTokenCount: number;
-  summaryTokenCount: number;
-  contentPreview: string;
-  contentChars: number;
-  /** Random marker absent from the content; fences content wherever it is shown. */
-  fence: string;
-  source: 'human' | 'llm';
-  model: string | null;
-  createdAt: number;
-}
 
 /** Stored exact token counts of the three rendered blocks of a version. */
 export interface BlockCounts {

@@ -2,9 +2,9 @@ import type { BinderyConfig } from '../config.ts';
 import type { AnyTool, ResponseBound } from '../tools/define.ts';
 import { toolListEntry } from '../tools/listing.ts';
 
-export type Risk = 'low' | 'medium' | 'high' | 'critical';
-export const RISKS: readonly Risk[] = ['low', 'medium', 'high', 'critical'];
-export type RiskThresholds = BinderyConfig['riskThresholds'];
+import { classifyRisk, RISKS, worstRisk, type Risk } from './risk.ts';
+
+export { classifyRisk, RISKS, worstRisk, type Risk, type RiskThresholds } from './risk.ts';
 
 /** Tokens a list answer adds around its items (heading, paging line, omitted footer). */
 export const LIST_FRAMING_TOKENS = 100;
@@ -22,18 +22,6 @@ export interface StaticProfile {
   recommendations: string[];
 }
 
-/** `low` ≤ thresholds.low < `medium` ≤ thresholds.medium < `high` ≤ thresholds.high < `critical`. */
-export function classifyRisk(tokens: number, t: RiskThresholds): Risk {
-  if (tokens <= t.low) return 'low';
-  if (tokens <= t.medium) return 'medium';
-  if (tokens <= t.high) return 'high';
-  return 'critical';
-}
-
-/** The worse of two risks. */
-export function worstRisk(a: Risk, b: Risk): Risk {
-  return RISKS.indexOf(a) >= RISKS.indexOf(b) ? a : b;
-}
 
 /** Worst-case response tokens a bound allows, limited by the server-wide response cap. */
 export function worstCaseTokens(bound: ResponseBound, responseCap: number): number {

@@ -1,5 +1,5 @@
-import type { ToolRunObserver } from '../tools/run.ts';
-import { classifyRisk, type Risk, type RiskThresholds } from './profile.ts';
+import type { ToolRunObserver } from '../observe/tool-run.ts';
+import { classifyRisk, type Risk, type RiskThresholds } from './risk.ts';
 
 /** Keep this many recent response sizes per tool for percentiles (a ring; count and max stay exact). */
 const SAMPLE_WINDOW = 1024;

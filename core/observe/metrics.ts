@@ -1,4 +1,4 @@
-import type { ToolRunObserver } from '../tools/run.ts';
+import type { ToolRunObserver } from './tool-run.ts';
 
 /**
  * Seconds buckets of `bindery_tool_duration_seconds`: 1 ms to 10 s, the span between a cached

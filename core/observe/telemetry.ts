@@ -1,4 +1,4 @@
-import type { ToolRunObserver } from '../tools/run.ts';
+import type { ToolRunObserver } from './tool-run.ts';
 import { defaultMetrics, type Metrics } from './metrics.ts';
 
 /** What observability is switched on (read from the environment by parseConfig). */

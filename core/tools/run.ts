@@ -5,10 +5,9 @@ import { joinPieces, type Piece } from '../tokens/doc.ts';
 import type { ToolContext } from '../context.ts';
 import type { AnyTool, ToolOutput } from './define.ts';
 import { formatIssues } from './format-issues.ts';
+import type { ToolRunObserver } from '../observe/tool-run.ts';
 
-export interface ToolRunObserver {
-  (tool: string, figures: { tokens: number; dataTokens: number; isError: boolean; ms: number; code?: string; omitted?: number }): void;
-}
+export type { ToolRunObserver } from '../observe/tool-run.ts';
 
 /**
  * Validates arguments against the tool's schema, runs it, and shapes the result: text, structured

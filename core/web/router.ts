@@ -1,4 +1,5 @@
 import type { BinderyDeps, ToolContext } from '../context.ts';
+import type { WebContext, WebRoute } from './route.ts';
 import { BinderyError } from '../errors.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { restContext } from '../http/rest-tools.ts';
@@ -6,7 +7,7 @@ import type { CoreDeps } from '../services/bindings.ts';
 import { APP_CSS, APP_JS } from './assets.ts';
 import { html } from './html.ts';
 import { layout, notFound, page } from './layout.ts';
-import { csrfOk, CSRF_FIELD, webUser, type WebUser } from './session.ts';
+import { csrfOk, CSRF_FIELD, webUser } from './session.ts';
 import { authRoutes, signInPage } from './pages/auth.ts';
 import { bindingRoutes } from './pages/binding.ts';
 import { listRoutes } from './pages/bindings.ts';
@@ -21,27 +22,6 @@ import { spaceRoutes } from './pages/spaces.ts';
 // 404 page. Every state change is a POST carrying the session's CSRF secret from our own Origin.
 
 /** What a page handler gets. */
-export interface WebContext {
-  deps: BinderyDeps;
-  core: CoreDeps;
-  request: Request;
-  url: URL;
-  /** The signed-in person (routes marked `public` may run without one). */
-  user: WebUser;
-  /** The posted form (POST routes only). */
-  form: URLSearchParams;
-  /** A tool context acting as this person, for reads through the tools (same checks, same packer). */
-  tools(): ToolContext;
-}
-
-export interface WebRoute {
-  method: 'GET' | 'POST';
-  path: RegExp;
-  /** Runs without a session (sign-in pages). */
-  public?: boolean;
-  handle(ctx: WebContext, match: RegExpExecArray): Promise<Response>;
-}
-
 const ROUTES: WebRoute[] = [...authRoutes, ...listRoutes, ...bindingRoutes, ...editRoutes, ...setRoutes, ...shareRoutes, ...spaceRoutes];
 
 const WEB_PATH = /^\/(?:$|login\/[^/]+$|logout$|new$|trash$|web\/app\.(?:css|js)$|(?:spaces|sets|shares|b|comments)(?:\/|$))/;

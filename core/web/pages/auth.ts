@@ -1,6 +1,6 @@
 import { html } from '../html.ts';
 import { layout, page, redirect } from '../layout.ts';
-import type { WebRoute } from '../router.ts';
+import type { WebRoute } from '../route.ts';
 import { loginLinkValid, signIn, signOut } from '../session.ts';
 
 // Sign-in: `bindery login-link --user <handle>` prints a one-time URL. Opening it (GET) only shows a

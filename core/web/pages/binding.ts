@@ -12,7 +12,7 @@ import type { CommentView } from '../../tools/comment/comment-view.ts';
 import type { ShareView } from '../../tools/share/share-view.ts';
 import { html, num, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect } from '../layout.ts';
-import type { WebContext, WebRoute } from '../router.ts';
+import type { WebContext, WebRoute } from '../route.ts';
 import { HUMAN } from './common.ts';
 import { shareForm, shareRows } from './shares.ts';
 

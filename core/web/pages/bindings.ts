@@ -10,7 +10,7 @@ import { matchesFor, type MatchView } from '../../search/match.ts';
 import { content, keyPoints, name, summary } from '../../tools/schema.ts';
 import { html, num, when, type Html } from '../html.ts';
 import { csrfField, layout, page, provenance, redirect, tierCosts } from '../layout.ts';
-import type { WebContext, WebRoute } from '../router.ts';
+import type { WebContext, WebRoute } from '../route.ts';
 import { signInPage } from './auth.ts';
 import { HUMAN, spaceOptions, writableSpaces } from './common.ts';
 

@@ -1,6 +1,6 @@
 import type { Provenance } from '../../context.ts';
 import { callTool } from '../../http/rest-tools.ts';
-import type { WebContext } from '../router.ts';
+import type { WebContext } from '../route.ts';
 
 /** Every write from the web app is a person's (CONTRACT §3). */
 export const HUMAN: Provenance = { source: 'human', model: null };

@@ -7,7 +7,7 @@ import { readBinding, updateBinding } from '../../services/bindings.ts';
 import { content, keyPoints, name, summary } from '../../tools/schema.ts';
 import { html, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, provenance, redirect } from '../layout.ts';
-import type { WebContext, WebRoute } from '../router.ts';
+import type { WebContext, WebRoute } from '../route.ts';
 import { diffView } from './binding.ts';
 import { linesOf } from './bindings.ts';
 import { HUMAN } from './common.ts';

@@ -8,7 +8,7 @@ import type { BudgetReport } from '../../tools/packed-list.ts';
 import type { SetView } from '../../tools/set/set-view.ts';
 import { html, num, when } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect, tierCosts } from '../layout.ts';
-import type { WebContext, WebRoute } from '../router.ts';
+import type { WebContext, WebRoute } from '../route.ts';
 import { writableSpaces } from './common.ts';
 import { shareForm, shareRows } from './shares.ts';
 import type { ShareView } from '../../tools/share/share-view.ts';

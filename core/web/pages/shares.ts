@@ -4,7 +4,7 @@ import type { ShareView } from '../../tools/share/share-view.ts';
 import { fail } from '../../errors.ts';
 import { html, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, redirect } from '../layout.ts';
-import type { WebContext, WebRoute } from '../router.ts';
+import type { WebContext, WebRoute } from '../route.ts';
 
 // Shares: read or comment access for another person (they accept it to see it in their lists), or a
 // public link whose secret is shown once, on the page right after it is made (only its hash is kept).

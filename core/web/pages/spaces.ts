@@ -2,7 +2,7 @@ import { BinderyError } from '../../errors.ts';
 import { createSpace } from '../../services/spaces.ts';
 import { html, num } from '../html.ts';
 import { csrfField, layout, page, redirect } from '../layout.ts';
-import type { WebContext, WebRoute } from '../router.ts';
+import type { WebContext, WebRoute } from '../route.ts';
 import { spaceOptions } from './common.ts';
 
 // Spaces: the ones a person owns or can read (through a share or because they are public), and a
