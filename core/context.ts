@@ -81,3 +81,8 @@ function fmt(e: unknown): string {
     return String(e);
   }
 }
+
+/** The clock every part of the core reads: `deps.clock` when an embedder or a test gives one, else the system's. */
+export function clockOf(deps: { clock?: () => number }): () => number {
+  return deps.clock ?? Date.now;
+}

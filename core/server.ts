@@ -4,7 +4,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config.ts';
-import type { BinderyDeps, Caller, ToolContext } from './context.ts';
+import { clockOf, type BinderyDeps, type Caller, type ToolContext } from './context.ts';
 import { fail } from './errors.ts';
 import { ToolSession } from './modes/session.ts';
 import { createRegistry } from './tools/registry.ts';
@@ -96,7 +96,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     guardParams(transport);
   };
   const log = deps.log ?? { info() {}, warn() {}, error() {} };
-  const now = deps.clock ?? (() => Date.now());
+  const now = clockOf(deps);
 
   // The mode is decided once the client said who it is (clientInfo, from initialize). A client that
   // skips notifications/initialized is identified on its first list or call instead.

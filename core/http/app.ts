@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { migrationsCurrent } from '../../db/migrate.ts';
-import type { BinderyDeps } from '../context.ts';
+import { clockOf, type BinderyDeps } from '../context.ts';
 import { authenticate } from './auth.ts';
 import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard.ts';
 import { createMcpEndpoint, type McpEndpoint } from './mcp.ts';
@@ -87,7 +87,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (isWebPath(path)) return handleWeb(deps, request);
     if (!page && !index && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
     // OAuth access tokens are bound to the MCP resource (RFC 8707): only /mcp accepts them.
-    const auth = await authenticate(deps.db, request, isMcp ? { resource: mcpResource(deps.config), now: (deps.clock ?? Date.now)() } : undefined);
+    const auth = await authenticate(deps.db, request, isMcp ? { resource: mcpResource(deps.config), now: clockOf(deps)() } : undefined);
     if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index)) return unauthorized(auth.kind === 'bad', isMcp, isMcp ? resourceMetadataUrl(deps.config) : undefined);
     const caller = auth.kind === 'ok' ? auth.caller : undefined;
     const format = url.searchParams.get('format') === 'md' ? 'md' : 'html';

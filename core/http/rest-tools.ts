@@ -1,4 +1,4 @@
-import type { BinderyDeps, Caller, Provenance, ToolContext, ToolRegistry } from '../context.ts';
+import { clockOf, type BinderyDeps, type Caller, type Provenance, type ToolContext, type ToolRegistry } from '../context.ts';
 import { fail } from '../errors.ts';
 import { ensureStoredCountsOnce } from '../services/prepare.ts';
 import { createRegistry } from '../tools/registry.ts';
@@ -20,7 +20,7 @@ export function restContext(deps: BinderyDeps, caller: Caller): ToolContext {
     db: deps.db,
     tokens: deps.tokens,
     config: deps.config,
-    now: deps.clock ?? (() => Date.now()),
+    now: clockOf(deps),
     log: deps.log ?? noLog,
     caller,
     provenance: () => HUMAN,

@@ -1,6 +1,6 @@
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { insertOAuthClient } from '../../db/store/oauth.ts';
-import type { BinderyDeps } from '../context.ts';
+import { clockOf, type BinderyDeps } from '../context.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { newId } from '../ids.ts';
 import { MAX_OAUTH_BODY, noStoreJson, oauthError } from './wire.ts';
@@ -73,7 +73,7 @@ export async function handleRegister(deps: BinderyDeps, request: Request): Promi
     const value = meta[key];
     if (typeof value === 'string' && value.length > MAX_URI_LENGTH) return oauthError('invalid_client_metadata', `${key}: longer than ${MAX_URI_LENGTH} characters`);
   }
-  const now = (deps.clock ?? Date.now)();
+  const now = clockOf(deps)();
   const id = newId('ocl');
   // What we answer is what we keep: only the fields we understand, bounded (no jwks, no software statement).
   const answer = {

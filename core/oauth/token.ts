@@ -1,5 +1,5 @@
 import { consumeOAuthCode, findOAuthCode, findOAuthToken, getOAuthClient, revokeOAuthFamily, revokeOAuthToken } from '../../db/store/oauth.ts';
-import type { BinderyDeps } from '../context.ts';
+import { clockOf, type BinderyDeps } from '../context.ts';
 import { sha256Hex } from '../ids.ts';
 import { isSecret, issueTokens, pkceMatches, VERIFIER_RE } from './tokens.ts';
 import { mcpResource } from './urls.ts';
@@ -36,7 +36,7 @@ async function exchangeCode(deps: BinderyDeps, form: URLSearchParams, clientId: 
   if (!VERIFIER_RE.test(verifier)) return oauthError('invalid_request', 'code_verifier: 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
   if (!redirectUri) return oauthError('invalid_request', 'redirect_uri is required');
   if (!isSecret('bdc', code)) return oauthError('invalid_grant', 'the code is unknown, used or expired');
-  const now = (deps.clock ?? Date.now)();
+  const now = clockOf(deps)();
   const hash = await sha256Hex(code);
   // One statement marks it used: of two racing exchanges one gets the code, the other is a replay.
   const row = await consumeOAuthCode(deps.db, hash, now);
@@ -64,7 +64,7 @@ async function refresh(deps: BinderyDeps, form: URLSearchParams, clientId: strin
   if (!token) return oauthError('invalid_request', 'refresh_token is required');
   const invalid = () => oauthError('invalid_grant', 'the refresh token is unknown, revoked or expired');
   if (!isSecret('bdr', token)) return invalid();
-  const now = (deps.clock ?? Date.now)();
+  const now = clockOf(deps)();
   const row = await findOAuthToken(deps.db, await sha256Hex(token));
   if (!row || row.kind !== 'refresh') return invalid();
   if (row.clientId !== clientId) return oauthError('invalid_grant', 'the refresh token was issued to another client');

@@ -1,4 +1,4 @@
-import type { BinderyDeps, ToolContext } from '../context.ts';
+import { clockOf, type BinderyDeps, type ToolContext } from '../context.ts';
 import type { WebContext, WebRoute } from './route.ts';
 import { BinderyError } from '../errors.ts';
 import { readBodyLimited } from '../http/guard.ts';
@@ -67,7 +67,7 @@ export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Re
       return page(layout('Refused', user, html`<h1>Refused</h1><p>This form was not sent from a page of this site (or the page is stale). Go back, reload and try again.</p>`), 403);
     }
   }
-  const core: CoreDeps = { ...deps, now: deps.clock ?? (() => Date.now()) };
+  const core: CoreDeps = { ...deps, now: clockOf(deps) };
   let tools: ToolContext | undefined;
   const ctx: WebContext = { deps, core, request, url, user: user!, form, tools: () => (tools ??= restContext(deps, user!.caller)) };
   try {

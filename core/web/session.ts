@@ -7,7 +7,7 @@ import {
   revokeWebSession,
   touchWebSession,
 } from '../../db/store/web-sessions.ts';
-import type { BinderyDeps, Caller } from '../context.ts';
+import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
 import { b64url, constantTimeEqual } from '../encoding.ts';
 import { newId, sha256Hex } from '../ids.ts';
 
@@ -30,7 +30,6 @@ export const CSRF_FIELD = 'csrf';
 
 const secret = () => b64url(crypto.getRandomValues(new Uint8Array(32)));
 const isSecret = (v: string) => /^[A-Za-z0-9_-]{43}$/.test(v);
-const clockOf = (deps: BinderyDeps) => deps.clock ?? (() => Date.now());
 
 /** The session cookie's name: the `__Host-` prefix (no Domain, Path=/, Secure) when served over https. */
 export function cookieName(deps: BinderyDeps): string {
