@@ -96,22 +96,31 @@ function counted(pieces: readonly Piece[], ctx: ToolContext): Piece[] {
   return pieces.map((p) => ({ ...p, tokens: p.tokens ?? ctx.tokens.count(p.text) }));
 }
 
-/**
- * Lays out bindings under a budget with stored counts: header framing, each item at its chosen tier,
- * the trailer, and (with a budget) a footer about the omitted items, naming as many with their cost
- * as the room left holds (all of them are in the budget report). The text is at most the budget,
- * counted exactly; only framing lines are tokenized, never stored content.
- */
-export async function packListing(req: ListingRequest, ctx: ToolContext): Promise<PackedListing> {
-  await freshCounts(ctx, req.rows);
-  const budgeted = req.maxTokens !== undefined;
-  const budget = req.maxTokens ?? Math.min(req.pageTokens ?? Infinity, ctx.config.maxResponseTokens - UNBUDGETED_RESERVE);
-  const costs = req.rows.map((r, i) => {
+type TierCosts = Record<Tier, number>;
+type Framing = { header: Piece[]; trailer: Piece[] };
+
+/** Cost: each row's exact tokens at every tier (stored counts plus its extra line). */
+function rowCosts(req: ListingRequest): TierCosts[] {
+  return req.rows.map((r, i) => {
     const extra = req.extras?.[i]?.piece.tokens ?? 0;
     return { '0': tierCost(r, '0') + extra, '1': tierCost(r, '1') + extra, '1.5': tierCost(r, '1.5') + extra, '2': tierCost(r, '2') + extra };
   });
+}
+
+interface Choice {
+  result: PackResult;
+  framing: Framing;
+  footer: ListingFooter | undefined;
+  notes: Piece[];
+}
+
+/**
+ * Choice: which rows go in at which tier under the budget (or the page size), with the full framing
+ * or the compact one when the full one leaves no room, and a footer whose size matches what it names.
+ */
+function chooseTiers(req: ListingRequest, ctx: ToolContext, costs: TierCosts[], budget: number, budgeted: boolean): Choice {
   const footerRows = req.rows.map((r, i) => ({ id: r.bindingId, tokens: costs[i]![req.tier] }));
-  const framings = [{ header: req.header, trailer: req.trailer ?? [] }, ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : [])].map((f) => ({
+  const framings: Framing[] = [{ header: req.header, trailer: req.trailer ?? [] }, ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : [])].map((f) => ({
     header: counted(f.header, ctx),
     trailer: counted(f.trailer, ctx),
   }));
@@ -124,7 +133,7 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
   } as const;
   /** Packs with the full framing, or with the compact one when the full one leaves no room even for the count line. */
   const packFramed = (footer: FooterCosts) => {
-    let last: { result: PackResult; framing: (typeof framings)[number] } | undefined;
+    let last: { result: PackResult; framing: Framing } | undefined;
     for (const framing of framings) {
       const headerTokens = [...framing.header, ...framing.trailer].reduce((n, p) => n + p.tokens!, 0);
       last = { result: pack({ ...input, headerTokens, footer }), framing };
@@ -151,7 +160,12 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
   if (!result.fits) {
     throw fail.invalid('maxTokens', `is ${budget} but even an answer that leaves every item out needs ${result.totalTokens} tokens here; raise it to at least ${result.totalTokens}`);
   }
+  return { result, framing, footer, notes };
+}
 
+/** Rendering: the chosen rows' pieces and views (content and sections read only where shown), the footer and the report. */
+async function renderListing(req: ListingRequest, ctx: ToolContext, costs: TierCosts[], choice: Choice, budget: number, budgeted: boolean): Promise<PackedListing> {
+  const { result, framing, footer, notes } = choice;
   const missing = req.rows.filter((r, i) => result.chosen[i] === '2' && r.content === undefined).map((r) => r.versionId);
   const contents = await contentsByVersionId(ctx.db, missing);
   // Sections only for the rows shown at tier 1.5 (their outline); lists at other tiers never read them.
@@ -174,6 +188,7 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
     included.push({ id: row.bindingId, tier, tokens: costs[i]![tier] });
   });
   pieces.push(...framing.trailer, ...notes);
+  const footerRows = req.rows.map((r, i) => ({ id: r.bindingId, tokens: costs[i]![req.tier] }));
   if (footer) pieces.push(...footerPieces(footerRows, omitted.map((o) => o.index), result.footer, req.tier, footer));
   const omittedOut = omitted.map(({ id, tokens }) => ({ id, tokens }));
   const used = result.totalTokens + notes.reduce((n, p) => n + p.tokens!, 0);
@@ -188,6 +203,20 @@ export async function packListing(req: ListingRequest, ctx: ToolContext): Promis
       ? { maxTokens: budget, usedTokens: used, remainingTokens: budget - used, exhausted: omitted.length > 0, included, omitted: omittedOut }
       : undefined,
   };
+}
+
+/**
+ * Lays out bindings under a budget with stored counts: header framing, each item at its chosen tier,
+ * the trailer, and (with a budget) a footer about the omitted items, naming as many with their cost
+ * as the room left holds (all of them are in the budget report). The text is at most the budget,
+ * counted exactly; only framing lines are tokenized, never stored content.
+ */
+export async function packListing(req: ListingRequest, ctx: ToolContext): Promise<PackedListing> {
+  await freshCounts(ctx, req.rows);
+  const budgeted = req.maxTokens !== undefined;
+  const budget = req.maxTokens ?? Math.min(req.pageTokens ?? Infinity, ctx.config.maxResponseTokens - UNBUDGETED_RESERVE);
+  const costs = rowCosts(req);
+  return renderListing(req, ctx, costs, chooseTiers(req, ctx, costs, budget, budgeted), budget, budgeted);
 }
 
 /**
