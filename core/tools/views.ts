@@ -71,11 +71,6 @@ export function bindingMeta(row: BindingVersionRow, ctx: ToolContext): ContextMe
   };
 }
 
-/** Stored token total of a list of pieces (those with counts); framing is counted by the runner. */
-export function storedTokens(pieces: readonly Piece[]): number {
-  return pieces.reduce((n, p) => n + (p.tokens ?? 0), 0);
-}
-
 /**
  * The answer to a write: a one-line note plus the tier-1 card. The write has already happened, so
  * when the card alone would pass the response cap (a tiny cap and a dense script) the answer keeps
