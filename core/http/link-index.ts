@@ -1,5 +1,4 @@
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
-import { listBindingRows } from '../../db/store/search.ts';
 import { readableSet, setItemRows } from '../../db/store/sets.ts';
 import { liveLinkShare } from '../../db/store/shares.ts';
 import { findSpace } from '../../db/store/users.ts';
@@ -9,6 +8,7 @@ import { ANONYMOUS } from './auth.ts';
 import { escapeHtml } from './markdown.ts';
 import { linkScope, PAGE_CSP, pageNotFound } from './pages.ts';
 import { freshCounts } from '../services/counts.ts';
+import { listBindings } from '../services/find.ts';
 
 /** At most this many bindings are listed; the page says how many more the link opens. */
 const MAX_LISTED = 200;
@@ -31,7 +31,7 @@ async function linkIndex(deps: BinderyDeps, reader: Caller, space: string, secre
   if (share?.targetType === 'space') {
     const row = await findSpace(deps.db, share.targetId);
     if (row?.slug !== space) return undefined;
-    const { rows, total } = await listBindingRows(deps.db, { userId: reader.id, spaceId: row.id, links, offset: 0, limit: MAX_LISTED });
+    const { rows, total } = await listBindings(deps, reader, { spaceId: row.id, links, offset: 0, limit: MAX_LISTED });
     return { title: `${row.name} (@${row.slug})`, rows: await freshCounts(deps, rows), total };
   }
   if (share?.targetType === 'set') {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, limitSchema, maxTokensSchema, spaceRef, tierSchema } from '../schema.ts';
-import { listBindingRows } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
+import { listBindings } from '../../services/find.ts';
 import { readCursor } from '../../cursor.ts';
 import { line } from '../../tokens/doc.ts';
 import { bindingView, paginationView } from '../views.ts';
@@ -31,7 +31,7 @@ export const listBindingsTool = defineTool({
     const space = await resolveSpace(ctx, ctx.caller, args.space);
     const scope = `list:${space.id}:${args.limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const found = await listBindingRows(ctx.db, { userId: ctx.caller.id, spaceId: space.id, offset, limit: args.limit });
+    const found = await listBindings(ctx, ctx.caller, { spaceId: space.id, offset, limit: args.limit });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
     const count = `${found.total} binding${found.total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`;

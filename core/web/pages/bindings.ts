@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { BindingVersionRow } from '../../../db/store/bindings.ts';
-import { ftsQuery, listBindingRows, searchBindingRows } from '../../../db/store/search.ts';
 import { tierCost } from '../../budget/tier.ts';
-import { fail } from '../../errors.ts';
 import { parseInput } from '../../http/validate.ts';
 import { createBinding, resolveSpace } from '../../services/bindings.ts';
 import { freshCounts } from '../../services/counts.ts';
+import { listBindings, searchBindings } from '../../services/find.ts';
 import { matchesFor, type MatchView } from '../../search/match.ts';
 import { content, keyPoints, name, summary } from '../../tools/schema.ts';
 import { html, num, when, type Html } from '../html.ts';
@@ -38,17 +37,9 @@ async function home(ctx: WebContext): Promise<Response> {
   const filter = source === 'human' || source === 'llm' ? source : '';
   const offset = Math.max(0, Math.min(10_000, Number(ctx.url.searchParams.get('offset')) || 0));
   const space = spaceRef ? await resolveSpace(ctx.core, ctx.user.caller, spaceRef) : undefined;
-  const scope = { userId: ctx.user.caller.id, spaceId: space?.id };
-  const want = filter ? { offset: 0, limit: FILTER_WINDOW } : { offset, limit: PAGE + 1 };
-  let rows: BindingVersionRow[];
+  const scope = { spaceId: space?.id, ...(filter ? { offset: 0, limit: FILTER_WINDOW } : { offset, limit: PAGE + 1 }) };
+  let rows: BindingVersionRow[] = (await (q ? searchBindings(ctx.core, ctx.user.caller, q, 'q', scope) : listBindings(ctx.core, ctx.user.caller, scope))).rows;
   let matches: (MatchView | undefined)[] = [];
-  if (q) {
-    const match = ftsQuery(q);
-    if (!match) throw fail.invalid('q', 'must contain at least one letter or digit');
-    rows = (await searchBindingRows(ctx.deps.db, match, { ...scope, ...want })).rows;
-  } else {
-    rows = (await listBindingRows(ctx.deps.db, { ...scope, ...want })).rows;
-  }
   if (filter) rows = rows.filter((r) => r.source === filter).slice(offset, offset + PAGE + 1);
   const more = rows.length > PAGE;
   rows = rows.slice(0, PAGE);

@@ -1,7 +1,7 @@
-import { listBindingRows } from '../../../db/store/search.ts';
 import { tierCost, type Tier } from '../../budget/tier.ts';
 import { fail } from '../../errors.ts';
 import { callTool } from '../../http/rest-tools.ts';
+import { listBindings } from '../../services/find.ts';
 import { createSet, deleteSet, editSetItems, readSet, setContents } from '../../services/sets.ts';
 import type { ItemEdits } from '../../services/set-edits.ts';
 import type { BudgetReport } from '../../tools/packed-list.ts';
@@ -53,7 +53,7 @@ async function show(ctx: WebContext, id: string): Promise<Response> {
   const names = new Map(contents.items.map((it) => [it.row.bindingId, it.row.name]));
   const n = contents.items.length;
   const inSet = new Set(contents.items.map((i) => i.row.bindingId));
-  const candidates = owner ? (await listBindingRows(ctx.deps.db, { userId: ctx.user.caller.id, offset: 0, limit: 200 })).rows.filter((r) => !inSet.has(r.bindingId)) : [];
+  const candidates = owner ? (await listBindings(ctx.core, ctx.user.caller, { offset: 0, limit: 200 })).rows.filter((r) => !inSet.has(r.bindingId)) : [];
   const shares = owner ? (await callTool<{ shares: ShareView[] }>(ctx.tools(), 'list_shares', { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
   const item = (it: (typeof contents.items)[number], i: number) => {
     const r = it.row;
