@@ -138,3 +138,10 @@ export function mapError(err: unknown): unknown {
   }
   return err;
 }
+
+/** SQLite's code of a failed call (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_BUSY`, …), if it has one. */
+export function errorCode(err: unknown): string | undefined {
+  const e = mapError(err) as { extendedCode?: unknown; code?: unknown };
+  const code = typeof e?.extendedCode === 'string' ? e.extendedCode : e?.code;
+  return typeof code === 'string' && /^SQLITE_[A-Z_]{1,40}$/.test(code) ? code : undefined;
+}
