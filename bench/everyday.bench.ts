@@ -12,16 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { createDatabase, migrate } from '../db/index.ts';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type Caller } from '../core/index.ts';
-import { ensureCaller } from '../core/services/prepare.ts';
 import { importDocument } from '../core/services/import.ts';
-import type { CoreDeps } from '../core/services/bindings.ts';
 import { embedMissing } from '../core/services/embed.ts';
+import { benchWorld } from './world.ts';
 import { round, type BenchRow, type BenchSection } from './types.ts';
 import { buildRetrievalTasks, retrievalCorpus } from './retrieval-tasks.ts';
 
@@ -46,13 +41,7 @@ export function everydayQuestions(): EverydayQuestion[] {
 export async function everydayWorld() {
   // The optional embedding re-ranker, when the environment configures one (README: measuring a model).
   const embeddings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BINDERY_EMBEDDINGS_')));
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager', ...embeddings });
-  const database = createDatabase({ url: config.dbUrl });
-  await migrate(database.db);
-  const tokens = createTiktokenCounter(config.tokenizer);
-  await tokens.load();
-  const deps: CoreDeps = { db: database.db, tokens, config, now: () => Date.now() };
-  const caller = await ensureCaller(deps, 'bench');
+  const { deps, caller, connect, close } = await benchWorld(embeddings);
   const { docs } = retrievalCorpus(0);
   const ids = new Map<string, string>();
   for (const d of docs) {
@@ -62,15 +51,8 @@ export async function everydayWorld() {
   }
   // Writes embed as they go; this fills any the provider missed (and fails loudly if it is down).
   await embedMissing(deps);
-  const client = async () => {
-    const server = createBinderyServer(deps, { caller: caller as Caller, mode: 'eager' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    const c = new Client({ name: 'bench-everyday', version: '1.0.0' });
-    await c.connect(a);
-    return c;
-  };
-  return { deps, docs, ids, client, close: () => database.close() };
+  const client = () => connect('bench-everyday', 'eager');
+  return { deps, docs, ids, client, close };
 }
 
 type World = Awaited<ReturnType<typeof everydayWorld>>;

@@ -4,31 +4,18 @@
 // from the real `_meta.context.response.tokens` of real tool calls.
 import { sql } from 'drizzle-orm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createDatabase, migrate } from '../db/index.ts';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type Caller } from '../core/index.ts';
-import { ensureCaller } from '../core/services/prepare.ts';
+import type { Caller } from '../core/index.ts';
 import { createBinding, type CoreDeps } from '../core/services/bindings.ts';
 import { parseMarkdownDoc } from '../core/services/import.ts';
+import { benchWorld } from './world.ts';
 import { percentiles, round, type BenchSection } from './types.ts';
 import { markdownCorpus } from './corpus.ts';
 
 
 async function world() {
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager' });
-  const database = createDatabase({ url: config.dbUrl });
-  await migrate(database.db);
-  const tokens = createTiktokenCounter(config.tokenizer);
-  await tokens.load();
-  const deps: CoreDeps = { db: database.db, tokens, config, now: () => Date.now() };
-  const caller = await ensureCaller(deps, 'bench');
-  const server = createBinderyServer(deps, { caller });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(a);
-  return { deps, caller, client, tokens, close: () => database.close() };
+  const { deps, caller, tokens, connect, close } = await benchWorld();
+  return { deps, caller, client: await connect('bench'), tokens, close };
 }
 
 /** Imports documents through the core's createBinding with the importer's summaries and key points. */

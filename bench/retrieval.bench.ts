@@ -9,16 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { createDatabase, migrate } from '../db/index.ts';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type Caller } from '../core/index.ts';
-import { ensureCaller } from '../core/services/prepare.ts';
 import { importDocument } from '../core/services/import.ts';
-import type { CoreDeps } from '../core/services/bindings.ts';
 import type { TokenCounter } from '../core/tokens/counter.ts';
+import { benchWorld } from './world.ts';
 import { round, type BenchRow, type BenchSection } from './types.ts';
 import { buildRetrievalTasks, retrievalCorpus, type CorpusDoc, type RetrievalTask } from './retrieval-tasks.ts';
 import { binderyBest, binderyToday, knowsTheFile, memoryAgent, type TaskOutcome } from './retrieval-agents.ts';
@@ -32,13 +28,7 @@ const GOAL_TOKENS = 2_000;
 const GOAL_SUCCESS = 0.975;
 
 async function binderyWorld() {
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'lazy' });
-  const database = createDatabase({ url: config.dbUrl });
-  await migrate(database.db);
-  const tokens = createTiktokenCounter(config.tokenizer);
-  await tokens.load();
-  const deps: CoreDeps = { db: database.db, tokens, config, now: () => Date.now() };
-  const caller = await ensureCaller(deps, 'bench');
+  const { deps, tokens, caller, connect, close } = await benchWorld({ BINDERY_TOOL_MODE: 'lazy' });
   const ids = new Map<string, string>();
   /** Imports files as `bindery import` does (same service, source path relative to node_modules). */
   const importDocs = async (docs: CorpusDoc[]) => {
@@ -48,15 +38,8 @@ async function binderyWorld() {
     }
   };
   /** A new MCP session in lazy mode, as a client that applies tools/list_changed would get. */
-  const session = async () => {
-    const server = createBinderyServer(deps, { caller: caller as Caller, mode: 'lazy' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    const client = new Client({ name: 'bench-retrieval', version: '1.0.0' });
-    await client.connect(a);
-    return client;
-  };
-  return { tokens, ids, importDocs, session, close: () => database.close() };
+  const session = () => connect('bench-retrieval', 'lazy');
+  return { tokens, ids, importDocs, session, close };
 }
 
 async function stdioClient(script: string, args: string[], extraEnv: Record<string, string> = {}) {

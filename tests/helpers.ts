@@ -88,6 +88,16 @@ export async function ok<T = any>(client: Client, name: string, args: Record<str
   return { ...(result.structuredContent as T), _result: result };
 }
 
+/** The error message a request (not a tool call) fails with; fails the test when it succeeds. */
+export async function rejection(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected the request to fail');
+}
+
 /** Calls a tool that must fail; returns the error text. */
 export async function err(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
   const result = await call(client, name, args);

@@ -9,19 +9,11 @@ import { createBinderyServer } from '../../core/index.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import type { TokenCounter } from '../../core/tokens/counter.ts';
 import { BINDING_URI_TEMPLATE } from '../../core/mcp/uri.ts';
-import { createTestWorld, ok, type TestWorld } from '../helpers.ts';
+import { createTestWorld, ok, type TestWorld, rejection } from '../helpers.ts';
 
 const independent = new Tiktoken(o200k);
 const count = (s: string) => independent.encode(s, [], []).length;
 
-async function rejection(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** The prompt's single user message text, checking `_meta.context.response.tokens` is exact. */
 async function prompt(client: Client, name: string, args: Record<string, string>): Promise<{ text: string; context: Record<string, any> }> {

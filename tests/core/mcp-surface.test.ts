@@ -15,7 +15,7 @@ import { updateBinding } from '../../core/services/bindings.ts';
 import { createDatabase, migrate } from '../../db/index.ts';
 import { BINDING_URI_TEMPLATE } from '../../core/mcp/uri.ts';
 import { RESOURCE_PAGE_SIZE } from '../../core/mcp/resources.ts';
-import { createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
+import { createTestWorld, ok, textOf, testCounter, type TestWorld, rejection } from '../helpers.ts';
 
 const independent = new Tiktoken(o200k);
 const count = (s: string) => independent.encode(s, [], []).length;
@@ -31,15 +31,6 @@ async function read(client: Client, uri: string) {
   return { text, context };
 }
 
-/** The JSON-RPC error message a request fails with. */
-async function rejection(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** Collects notifications of one kind on a client. */
 function collect<T>(client: Client, schema: typeof ResourceUpdatedNotificationSchema | typeof LoggingMessageNotificationSchema): T[] {
