@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
-import { ftsQuery, searchBindingRows } from '../../../db/store/search.ts';
+import { ftsQuery, searchBindingRows, searchScopeSql } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { readCursor } from '../../cursor.ts';
 import { fail } from '../../errors.ts';
@@ -94,7 +94,9 @@ export const searchBindingsTool = defineTool({
 /** The weak-match report for a first page, or undefined when the best hit holds enough of the query. */
 async function weakMatchOf(ctx: ToolContext, match: string, found: { rows: BindingVersionRow[]; idf?: number[] }, scope: { userId: string; spaceId?: string }): Promise<WeakMatch | undefined> {
   const rows = found.rows;
-  const q = await matchQuality(ctx.db, match, rows[0]?.bindingId, found.idf);
+  // Every figure here is counted over what this search reads: nothing private to others moves it.
+  const inScope = searchScopeSql(scope);
+  const q = await matchQuality(ctx.db, match, rows[0]?.bindingId, inScope, found.idf);
   if (rows.length && q.share >= GOOD_MATCH_SHARE) return undefined;
   let near = rows;
   if (!near.length) {
@@ -102,7 +104,7 @@ async function weakMatchOf(ctx: ToolContext, match: string, found: { rows: Bindi
     const prefix = prefixQuery(match);
     near = prefix ? (await searchBindingRows(ctx.db, prefix, { ...scope, offset: 0, limit: 3 })).rows : [];
   }
-  return { ...q, share: Math.round(q.share * 100) / 100, tryWords: await suggestTerms(ctx.db, match, near) };
+  return { ...q, share: Math.round(q.share * 100) / 100, tryWords: await suggestTerms(ctx.db, match, near, inScope) };
 }
 
 /** One line about a weak best match. */
