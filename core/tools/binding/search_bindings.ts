@@ -85,7 +85,7 @@ export const searchBindingsTool = defineTool({
     if (args.maxTokens !== undefined && args.tier !== '0' && rows.length && !page.listing.included.length) {
       // A budget too small for one card at the tier asked for still answers: the hits as tier-0 lines, said so.
       const note = line(`Shown as tier-0 lines: tier ${args.tier} did not fit maxTokens ${args.maxTokens}.`);
-      const cheaper = await pagedListing({ ...request, header: [...request.header, note], compact: { header: [...request.compact.header, note] }, extras: undefined, tier: '0' }, ctx).catch((err: unknown) => {
+      const cheaper = await pagedListing({ ...request, header: [...request.header, note], compact: { header: [...request.compact.header, note] }, extras: undefined, tier: '0', priceTier: args.tier }, ctx).catch((err: unknown) => {
         // The note itself may not fit the smallest budgets: then the answer without it stands.
         if (err instanceof BinderyError && err.code === 'INVALID_INPUT') return undefined;
         throw err;
