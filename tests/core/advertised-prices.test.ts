@@ -64,6 +64,7 @@ describe('advertised prices', () => {
       for (const t of ['0', ...TIERS]) at[t] = await cost('get_binding', { id, tier: t });
       read.set(id, at);
     }
+    let restChecked = false;
     const sectionCost = async (id: string, s: string) => (await cost('get_binding', { id, section: s })) - read.get(id)!['1']!;
 
     for (const id of ids) {
@@ -78,6 +79,16 @@ describe('advertised prices', () => {
       // The outline's sections, and what is summed up past it.
       const mid = await ok(mcp, 'get_binding', { id, tier: '1.5' });
       for (const s of mid.binding.outline ?? []) check(`${id} outline §${s.id}`, s.tokens, await sectionCost(id, s.id));
+      check(`${id} summaryTokenCount`, two.binding.summaryTokenCount, count(two.binding.summary));
+      if (mid.binding.outlineRest) {
+        // "…and N more sections, T tokens": the sections past the outline (the long manual's "Part i of the machine").
+        const shown = (mid.binding.outline as unknown[]).length;
+        const rest = Array.from({ length: mid.binding.outlineRest.sections }, (_, k) => `part-${shown + k}-of-the-machine`);
+        let sum = 0;
+        for (const s of rest) sum += await sectionCost(id, s);
+        check(`${id} outlineRest`, mid.binding.outlineRest.tokens, sum);
+        restChecked = true;
+      }
       // Tier prices on the web: the binding's page and its line in the list.
       const page = (await browser.page(`/b/${id}`)).html;
       const rows = [...page.matchAll(/<tr><td>(1|1\.5|2)<\/td><td>[^<]*<\/td><td>([\d,]+)<\/td><\/tr>/g)];
@@ -85,6 +96,7 @@ describe('advertised prices', () => {
       check(`${id} web page Markdown tokens`, Number(/\(([\d,]+) tokens of Markdown\)/.exec(page)![1]!.replace(/,/g, '')), count(content));
       for (const [, t, n] of rows) check(`${id} web page tier ${t}`, Number(n!.replace(/,/g, '')), read.get(id)![t!]!);
     }
+    expect(restChecked).toBe(true);
     const list = (await browser.page('/')).html;
     for (const id of ids) {
       const item = list.slice(list.indexOf(id));
