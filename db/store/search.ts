@@ -92,9 +92,13 @@ function scopeHint(opts: Pick<ScopeOptions, 'userId' | 'spaceId'>): SQL {
       UNION ALL SELECT si.binding_id FROM shares s JOIN set_items si ON si.set_id = s.target_id WHERE ${mine} AND s.target_type = 'set'))`;
 }
 
-/** What a search reads: live bindings in its scope (expects `bindings` and `spaces` under those names). */
+/**
+ * What a search reads: live bindings in its scope (expects `bindings` and `spaces` under those names),
+ * without the index hint, which only pays where the scope drives the query: counting a word's
+ * documents (FTS drives) costs 23 instead of 40 ms for four words in 92 % of 10k bindings.
+ */
 export function searchScopeSql(opts: Pick<ScopeOptions, 'userId' | 'spaceId' | 'links'>): SQL {
-  return sql`bindings.deleted_at IS NULL AND ${scopeHint(opts)} AND ${scope(opts)}`;
+  return sql`bindings.deleted_at IS NULL AND ${scope(opts)}`;
 }
 
 type Hit = BindingVersionRow & { rank: number };
@@ -109,7 +113,7 @@ type Hit = BindingVersionRow & { rank: number };
  * `totalCapped` is set), so the count no longer reads every match.
  */
 export async function searchBindingRows(db: BinderyDb, match: string, opts: ScopeOptions): Promise<{ rows: Hit[]; total: number; totalCapped: boolean; idf?: number[] }> {
-  const inScope = searchScopeSql(opts);
+  const inScope = sql`bindings.deleted_at IS NULL AND ${scopeHint(opts)} AND ${scope(opts)}`;
   const hits = (m: string) => sql`FROM bindings_fts
     JOIN bindings ON bindings.rowid = bindings_fts.rowid
     JOIN spaces ON spaces.id = bindings.space_id
@@ -126,7 +130,7 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
   const boost = opts.semantic ? sql`, ${boosts(match)} AS boost` : sql``;
   const ranked = await db.all<{ rid: number; rank: number; bid: string; boost?: number }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid${boost} ${hits(match)}
     ORDER BY rank ASC, bindings.id LIMIT ${pool}`);
-  const reranked = await rerank(db, match, ranked, inScope, opts.semantic);
+  const reranked = await rerank(db, match, ranked, searchScopeSql(opts), opts.semantic);
   const order = reranked.order.slice(opts.offset, opts.offset + opts.limit);
   if (!order.length) return { rows: [], total: counted, totalCapped: counted > want };
   const values = sql.join(order.map((h, i) => sql`(${h.rid}, ${i}, ${h.bid})`), sql`, `);
