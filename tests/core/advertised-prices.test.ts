@@ -97,6 +97,14 @@ describe('advertised prices', () => {
       for (const [, t, n] of rows) check(`${id} web page tier ${t}`, Number(n!.replace(/,/g, '')), read.get(id)![t!]!);
     }
     expect(restChecked).toBe(true);
+    // Tier-0 lines in lists and searches: "(N tokens)" is the content's.
+    const contentTokens = new Map<string, number>();
+    for (const id of ids) contentTokens.set(id, count((await ok(mcp, 'get_binding', { id, tier: '2' })).binding.content));
+    for (const [name, args] of [['list_bindings', { tier: '0' }], ['search_bindings', { query: 'kitchen', tier: '0' }]] as const) {
+      const lines = [...textOf((await ok(mcp, name, args))._result).matchAll(/^- (bnd_\w+) .*?\((\d+) tokens\)/gm)];
+      expect(lines.length).toBe(ids.length);
+      for (const [, id, n] of lines) check(`${name} tier-0 line ${id}`, Number(n), contentTokens.get(id!)!);
+    }
     const list = (await browser.page('/')).html;
     for (const id of ids) {
       const item = list.slice(list.indexOf(id));
