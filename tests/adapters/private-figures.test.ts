@@ -92,6 +92,8 @@ async function everythingAliceSees(): Promise<Map<string, string>> {
   await tool('list_bindings', { tier: '0' });
   for (const path of ['/api/bindings', '/api/sets']) seen.set(`REST ${path}`, await (await api(path)).text());
   for (const path of ['/', '/sets', `/sets/${setId}`]) seen.set(`web ${path}`, (await browser.page(path)).html);
+  await tool('whoami', {});
+  seen.set('resources/list', JSON.stringify(await mcp.listResources()));
   const template = { type: 'ref/resource' as const, uri: BINDING_URI_TEMPLATE };
   for (const value of ['', 'b', 'a', 'z']) {
     seen.set(`complete space ${value}`, JSON.stringify(await mcp.complete({ ref: template, argument: { name: 'space', value } })));
