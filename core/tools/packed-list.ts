@@ -68,6 +68,8 @@ export interface ListingRequest {
   compact?: { header: Piece[]; trailer?: Piece[] };
   /** Per row (aligned with `rows`): lines shown right under the item and fields added to its view; their tokens count as the item's. */
   extras?: (RowExtra | undefined)[];
+  /** The tier omitted items are priced at (default `tier`): a page shown at a cheaper tier than asked still prices what it left out at the tier asked for. */
+  priceTier?: Tier;
 }
 
 /** What a listing shows under one item besides its tier block (a search hit's match line). */
@@ -107,6 +109,14 @@ function rowCosts(req: ListingRequest): TierCosts[] {
   });
 }
 
+/**
+ * What fetching each row by id costs at the tier the listing prices omitted items at: the footer's
+ * "N tokens at tier T" and `budget.omitted[].tokens` (a listing's extra lines are not part of that read).
+ */
+function omittedPrices(req: ListingRequest): { id: string; tokens: number }[] {
+  return req.rows.map((r) => ({ id: r.bindingId, tokens: tierCost(r, req.priceTier ?? req.tier) }));
+}
+
 interface Choice {
   result: PackResult;
   framing: Framing;
@@ -119,7 +129,7 @@ interface Choice {
  * or the compact one when the full one leaves no room, and a footer whose size matches what it names.
  */
 function chooseTiers(req: ListingRequest, ctx: ToolContext, costs: TierCosts[], budget: number, budgeted: boolean): Choice {
-  const footerRows = req.rows.map((r, i) => ({ id: r.bindingId, tokens: costs[i]![req.tier] }));
+  const footerRows = omittedPrices(req);
   const framings: Framing[] = [{ header: req.header, trailer: req.trailer ?? [] }, ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : [])].map((f) => ({
     header: counted(f.header, ctx),
     trailer: counted(f.trailer, ctx),
@@ -141,10 +151,10 @@ function chooseTiers(req: ListingRequest, ctx: ToolContext, costs: TierCosts[], 
     }
     return last!;
   };
-  let footer: ListingFooter | undefined = budgeted ? listingFooter(footerRows, req.tier, ctx.tokens, false) : undefined;
+  let footer: ListingFooter | undefined = budgeted ? listingFooter(footerRows, req.priceTier ?? req.tier, ctx.tokens, false) : undefined;
   let { result, framing } = packFramed(footer ?? NO_FOOTER);
   if (footer && !footer.exact(result.footer, result.chosen.filter((t) => t === null).length)) {
-    footer = listingFooter(footerRows, req.tier, ctx.tokens, true);
+    footer = listingFooter(footerRows, req.priceTier ?? req.tier, ctx.tokens, true);
     ({ result, framing } = packFramed(footer));
   }
   const notes: Piece[] = [];
@@ -174,10 +184,11 @@ async function renderListing(req: ListingRequest, ctx: ToolContext, costs: TierC
   const views: BindingView[] = [];
   const included: PackedItem[] = [];
   const omitted: (OmittedItem & { index: number })[] = [];
+  const footerRows = omittedPrices(req);
   req.rows.forEach((row, i) => {
     const tier = result.chosen[i];
     if (!tier) {
-      omitted.push({ id: row.bindingId, tokens: costs[i]![req.tier], index: i });
+      omitted.push({ id: row.bindingId, tokens: footerRows[i]!.tokens, index: i });
       return;
     }
     const full = tier === '2' && row.content === undefined ? { ...row, content: contents.get(row.versionId) ?? '' } : row;
@@ -188,8 +199,7 @@ async function renderListing(req: ListingRequest, ctx: ToolContext, costs: TierC
     included.push({ id: row.bindingId, tier, tokens: costs[i]![tier] });
   });
   pieces.push(...framing.trailer, ...notes);
-  const footerRows = req.rows.map((r, i) => ({ id: r.bindingId, tokens: costs[i]![req.tier] }));
-  if (footer) pieces.push(...footerPieces(footerRows, omitted.map((o) => o.index), result.footer, req.tier, footer));
+  if (footer) pieces.push(...footerPieces(footerRows, omitted.map((o) => o.index), result.footer, req.priceTier ?? req.tier, footer));
   const omittedOut = omitted.map(({ id, tokens }) => ({ id, tokens }));
   const used = result.totalTokens + notes.reduce((n, p) => n + p.tokens!, 0);
   return {

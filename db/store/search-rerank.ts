@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { BinderyDb } from '../types.ts';
+import { idfOf, scopedFrequencies } from './search-stats.ts';
 
 // Re-ranking of BM25's best candidates for a query of several words. BM25 over an OR of the words
 // lets a long document that repeats one common word of a question outrank the one that holds most of
@@ -7,7 +8,7 @@ import type { BinderyDb } from '../types.ts';
 // them in its title, summary, key points or headings. So each candidate is scored again by:
 // - BM25 itself (× the all-words and phrase boosts), normalised to the pool's best, so that keyword
 //   lookups keep their order;
-// - field coverage: the share of the query's word weight (IDF, from the index's document frequencies)
+// - field coverage: the share of the query's word weight (IDF, from document frequencies in the search's scope)
 //   that its name, summary, key points and headings hold.
 // Measured on the everyday-question tuning half (bench/everyday.bench.ts), coverage of the whole text
 // (squared or not) did worse than BM25 alone and was dropped; field coverage lifted success@1 and MRR.
@@ -63,8 +64,9 @@ const FIELD_WEIGHT = 0.2;
 /**
  * Candidates in their new order (the same objects), and the IDF of each query word when it was
  * computed (search reuses it to judge the best match). One-word queries and tiny pools keep BM25's order.
+ * `inScope` is what the search reads: word weights are counted there (./search-stats.ts).
  */
-export async function rerank(db: BinderyDb, match: string, pool: Candidate[], semantic?: Semantic): Promise<{ order: Candidate[]; idf?: number[] }> {
+export async function rerank(db: BinderyDb, match: string, pool: Candidate[], inScope: SQL, semantic?: Semantic): Promise<{ order: Candidate[]; idf?: number[] }> {
   const words = [...new Set(match.match(/"[^"]+"/g) ?? [])];
   if (words.length < 2 || pool.length < 2) return { order: pool };
   const rids = sql.join(pool.map((c) => sql`${c.rid}`), sql`, `);
@@ -74,9 +76,8 @@ export async function rerank(db: BinderyDb, match: string, pool: Candidate[], se
       sql` UNION ALL `,
     ),
   );
-  const df = await documentFrequencies(db, words);
-  const n = Math.max(df.total, 1);
-  const idf = df.byWord.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const df = await scopedFrequencies(db, words, inScope);
+  const idf = df.byWord.map((d) => idfOf(d, df.total));
   const sum = idf.reduce((a, b) => a + b, 0) || 1;
   const head = new Map<number, number>();
   for (const r of rows) head.set(Number(r.rid), (head.get(Number(r.rid)) ?? 0) + idf[Number(r.w)]!);
@@ -121,15 +122,4 @@ async function fuse(scored: { c: Candidate; s: number; i: number }[], semantic: 
     if (c !== undefined) x.s += (semantic.weight * (c - lo)) / span;
   }
   scored.sort((a, b) => (a === pinned ? -1 : b === pinned ? 1 : b.s - a.s || a.i - b.i));
-}
-
-/** Documents holding each word, and the documents indexed. */
-async function documentFrequencies(db: BinderyDb, words: string[]): Promise<{ byWord: number[]; total: number }> {
-  const row = await db.get<Record<string, number>>(
-    sql`SELECT ${sql.join(
-      words.map((w, i) => sql`(SELECT count(*) FROM bindings_fts WHERE bindings_fts MATCH ${w}) AS ${sql.identifier(`d${i}`)}`),
-      sql`, `,
-    )}, (SELECT count(*) FROM bindings WHERE deleted_at IS NULL) AS total`,
-  );
-  return { byWord: words.map((_, i) => Number(row?.[`d${i}`] ?? 0)), total: Number(row?.total ?? 0) };
 }

@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { BinderyDb } from '../types.ts';
+import { idfOf, scopedFrequencies } from './search-stats.ts';
 import { STOP_WORDS } from './search-words.ts';
 
 // "No good match": when the best hit holds less than half of what the query's words weigh (IDF, from
-// the index's document counts), or nothing matches, search says so in one line and offers words the
+// document counts in the search's scope, never the index's: ./search-stats.ts), or nothing matches, search says so in one line and offers words the
 // index does use, taken from the names, summaries and key points of the documents nearest the query
 // (the words that say what those documents are about, weighed like relevance-feedback terms: their
 // share of each document's fields, the document's rank, their rarity). With no match at all, the
@@ -38,14 +39,15 @@ const wordsOf = (match: string) => [...new Set((match.match(/"[^"]+"/g) ?? []).m
 
 /**
  * How well the best hit (a binding id; undefined when nothing matched) holds the query's words
- * (`match`, ftsQuery's quoted words). `known` is their IDF when the search already computed it.
+ * (`match`, ftsQuery's quoted words). `known` is their IDF when the search already computed it;
+ * else it is counted in `inScope`, what the search reads.
  */
-export async function matchQuality(db: BinderyDb, match: string, best: string | undefined, known?: number[]): Promise<MatchQuality> {
+export async function matchQuality(db: BinderyDb, match: string, best: string | undefined, inScope: SQL, known?: number[]): Promise<MatchQuality> {
   const words = wordsOf(match);
   if (!words.length || best === undefined) return { share: 0, held: 0, words: words.length };
   // A hit holds at least one word: a one-word query's best hit holds all of it.
   if (words.length === 1) return { share: 1, held: 1, words: 1 };
-  const idf = known?.length === words.length ? known : await frequencies(db, words).then((df) => df.byWord.map((d) => Math.log(1 + (df.total - d + 0.5) / (d + 0.5))));
+  const idf = known?.length === words.length ? known : await scopedFrequencies(db, words.map((w) => `"${w}"`), inScope).then((df) => df.byWord.map((d) => idfOf(d, df.total)));
   const sum = idf.reduce((a, b) => a + b, 0) || 1;
   const rows = await db.all<{ w: number }>(
     sql.join(words.map((w, i) => sql`SELECT ${i} AS w FROM bindings_fts WHERE bindings_fts MATCH ${`"${w}"`} AND rowid = (SELECT rowid FROM bindings WHERE id = ${best})`), sql` UNION ALL `),
@@ -66,9 +68,10 @@ export function prefixQuery(match: string): string | undefined {
 /**
  * Words to try next, from the fields of the documents nearest the query (best first; the caller's
  * own search results, so nothing outside what it may read): not the query's words, in at least two
- * documents, words sharing a query word's first letters first.
+ * documents of `inScope` (what the search reads, so counts say nothing of the rest), words sharing a
+ * query word's first letters first.
  */
-export async function suggestTerms(db: BinderyDb, match: string, docs: AboutFields[]): Promise<string[]> {
+export async function suggestTerms(db: BinderyDb, match: string, docs: AboutFields[], inScope: SQL): Promise<string[]> {
   const asked = wordsOf(match);
   if (!docs.length) return [];
   const skip = new Set(asked.map((w) => stem(w.toLowerCase())));
@@ -81,24 +84,12 @@ export async function suggestTerms(db: BinderyDb, match: string, docs: AboutFiel
   });
   const candidates = [...mass.entries()].sort((a, b) => b[1] - a[1]).slice(0, SUGGESTIONS * 3);
   if (!candidates.length) return [];
-  const df = await frequencies(db, candidates.map(([w]) => w));
-  const n = Math.max(df.total, 1);
+  const df = await scopedFrequencies(db, candidates.map(([w]) => `"${w}"`), inScope);
   return candidates
-    .map(([w, m], i) => ({ w, d: df.byWord[i]!, s: m * Math.log(1 + (n - df.byWord[i]! + 0.5) / (df.byWord[i]! + 0.5)) ** 2 * (prefixes.some((p) => w.startsWith(p)) ? 4 : 1) }))
+    .map(([w, m], i) => ({ w, d: df.byWord[i]!, s: m * idfOf(df.byWord[i]!, df.total) ** 2 * (prefixes.some((p) => w.startsWith(p)) ? 4 : 1) }))
     // A word in one document only would find just the document it came from.
     .filter((t) => t.d >= 2)
     .sort((a, b) => b.s - a.s)
     .slice(0, SUGGESTIONS)
     .map((t) => t.w);
-}
-
-/** Live documents holding each word (FTS5's own counts), and the live documents. */
-async function frequencies(db: BinderyDb, words: string[]): Promise<{ byWord: number[]; total: number }> {
-  const row = await db.get<Record<string, number>>(
-    sql`SELECT ${sql.join(
-      words.map((w, i) => sql`(SELECT count(*) FROM bindings_fts WHERE bindings_fts MATCH ${`"${w}"`}) AS ${sql.identifier(`d${i}`)}`),
-      sql`, `,
-    )}, (SELECT count(*) FROM bindings WHERE deleted_at IS NULL) AS total`,
-  );
-  return { byWord: words.map((_, i) => Number(row?.[`d${i}`] ?? 0)), total: Number(row?.total ?? 0) };
 }

@@ -20,7 +20,7 @@ export interface ScopeOptions {
   semantic?: Semantic;
 }
 
-function scope(opts: ScopeOptions): SQL {
+function scope(opts: Pick<ScopeOptions, 'userId' | 'spaceId' | 'links'>): SQL {
   return opts.spaceId
     ? sql`(bindings.space_id = ${opts.spaceId} AND ${canReadBindingSql(opts.userId, opts.links)})`
     : defaultScopeSql(opts.userId);
@@ -83,13 +83,22 @@ export const TOTAL_CAP = 1000;
  * statement: owned spaces, spaces shared by name, bindings shared one by one or through a set. It
  * lets a match be dropped by an indexed lookup; `scope()` still decides, on the rows that pass.
  */
-function scopeHint(opts: ScopeOptions): SQL {
+function scopeHint(opts: Pick<ScopeOptions, 'userId' | 'spaceId'>): SQL {
   if (opts.spaceId) return sql`bindings.space_id = ${opts.spaceId}`;
   const mine = sql`s.grantee_id = ${opts.userId} AND s.revoked_at IS NULL AND s.accepted_at IS NOT NULL`;
   return sql`(bindings.space_id IN (SELECT id FROM spaces WHERE owner_id = ${opts.userId}
       UNION ALL SELECT s.target_id FROM shares s WHERE ${mine} AND s.target_type = 'space')
     OR bindings.id IN (SELECT s.target_id FROM shares s WHERE ${mine} AND s.target_type = 'binding'
       UNION ALL SELECT si.binding_id FROM shares s JOIN set_items si ON si.set_id = s.target_id WHERE ${mine} AND s.target_type = 'set'))`;
+}
+
+/**
+ * What a search reads: live bindings in its scope (expects `bindings` and `spaces` under those names),
+ * without the index hint, which only pays where the scope drives the query: counting a word's
+ * documents (FTS drives) costs 23 instead of 40 ms for four words in 92 % of 10k bindings.
+ */
+export function searchScopeSql(opts: Pick<ScopeOptions, 'userId' | 'spaceId' | 'links'>): SQL {
+  return sql`bindings.deleted_at IS NULL AND ${scope(opts)}`;
 }
 
 type Hit = BindingVersionRow & { rank: number };
@@ -121,7 +130,7 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
   const boost = opts.semantic ? sql`, ${boosts(match)} AS boost` : sql``;
   const ranked = await db.all<{ rid: number; rank: number; bid: string; boost?: number }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid${boost} ${hits(match)}
     ORDER BY rank ASC, bindings.id LIMIT ${pool}`);
-  const reranked = await rerank(db, match, ranked, opts.semantic);
+  const reranked = await rerank(db, match, ranked, searchScopeSql(opts), opts.semantic);
   const order = reranked.order.slice(opts.offset, opts.offset + opts.limit);
   if (!order.length) return { rows: [], total: counted, totalCapped: counted > want };
   const values = sql.join(order.map((h, i) => sql`(${h.rid}, ${i}, ${h.bid})`), sql`, `);

@@ -109,14 +109,16 @@ export async function listSetRows(db: BinderyDb, userId: string, opts: { spaceId
       sets.created_by AS createdBy, sets.created_at AS createdAt, sets.updated_at AS updatedAt, sets.deleted_at AS deletedAt,
       sets.revision AS revision, set_space.slug AS spaceSlug, set_space.owner_id AS spaceOwnerId,
       (SELECT json_array(count(*), coalesce(sum(versions.content_token_count), 0), coalesce(sum(versions.head_block_tokens), 0),
-        coalesce(sum(versions.preview_block_tokens), 0), coalesce(sum(versions.content_block_tokens), 0)) ${live}) AS sums
+        coalesce(sum(versions.preview_block_tokens), 0), coalesce(sum(versions.content_block_tokens), 0),
+        coalesce(sum(versions.outline_block_tokens), 0)) ${live}) AS sums
     FROM sets JOIN spaces set_space ON set_space.id = sets.space_id
     WHERE ${where}
     ORDER BY sets.updated_at DESC, sets.id LIMIT ${opts.limit} OFFSET ${opts.offset}`);
   const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM sets JOIN spaces set_space ON set_space.id = sets.space_id WHERE ${where}`);
   const rows: SetListRow[] = out.map(({ sums, ...r }) => {
-    const [itemCount, contentTokens, head, preview, content] = JSON.parse(sums) as number[];
-    return { ...r, itemCount: itemCount!, totalTokenCount: contentTokens!, tierTokens: { '1': head!, '1.5': head! + preview!, '2': head! + content! } };
+    const [itemCount, contentTokens, head, preview, content, outline] = JSON.parse(sums) as number[];
+    // As tierCost (core/budget/tier.ts) prices each item: tier 1.5 is the card, the preview and the outline.
+    return { ...r, itemCount: itemCount!, totalTokenCount: contentTokens!, tierTokens: { '1': head!, '1.5': head! + preview! + outline!, '2': head! + content! } };
   });
   return { rows, total: Number(total?.n ?? 0) };
 }

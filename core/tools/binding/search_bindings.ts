@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
-import { ftsQuery, searchBindingRows } from '../../../db/store/search.ts';
+import { ftsQuery, searchBindingRows, searchScopeSql } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { readCursor } from '../../cursor.ts';
-import { fail } from '../../errors.ts';
+import { BinderyError, fail } from '../../errors.ts';
 import { line } from '../../tokens/doc.ts';
 import { bindingView, paginationView } from '../views.ts';
 import { checkBudget, pagedListing } from '../packed-list.ts';
@@ -80,7 +80,18 @@ export const searchBindingsTool = defineTool({
     // The best section and an excerpt of each hit on this page (content loaded for these rows only).
     const extras = args.tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
     const empty = weak?.tryWords.length ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.` : 'No match. Try other words, or list_bindings to browse.';
-    const page = await pagedListing({ header: [header, ...advice], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty }, ctx);
+    const request = { header: [header, ...advice], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty };
+    let page = await pagedListing(request, ctx);
+    if (args.maxTokens !== undefined && args.tier !== '0' && rows.length && !page.listing.included.length) {
+      // A budget too small for one card at the tier asked for still answers: the hits as tier-0 lines, said so.
+      const note = line(`Shown as tier-0 lines: tier ${args.tier} did not fit maxTokens ${args.maxTokens}.`);
+      const cheaper = await pagedListing({ ...request, header: [...request.header, note], compact: { header: [...request.compact.header, note] }, extras: undefined, tier: '0', priceTier: args.tier }, ctx).catch((err: unknown) => {
+        // The note itself may not fit the smallest budgets: then the answer without it stands.
+        if (err instanceof BinderyError && err.code === 'INVALID_INPUT') return undefined;
+        throw err;
+      });
+      if (cheaper?.listing.included.length) page = cheaper;
+    }
     const { listing, pagination, pieces } = page;
     return {
       pieces,
@@ -94,7 +105,9 @@ export const searchBindingsTool = defineTool({
 /** The weak-match report for a first page, or undefined when the best hit holds enough of the query. */
 async function weakMatchOf(ctx: ToolContext, match: string, found: { rows: BindingVersionRow[]; idf?: number[] }, scope: { userId: string; spaceId?: string }): Promise<WeakMatch | undefined> {
   const rows = found.rows;
-  const q = await matchQuality(ctx.db, match, rows[0]?.bindingId, found.idf);
+  // Every figure here is counted over what this search reads: nothing private to others moves it.
+  const inScope = searchScopeSql(scope);
+  const q = await matchQuality(ctx.db, match, rows[0]?.bindingId, inScope, found.idf);
   if (rows.length && q.share >= GOOD_MATCH_SHARE) return undefined;
   let near = rows;
   if (!near.length) {
@@ -102,7 +115,7 @@ async function weakMatchOf(ctx: ToolContext, match: string, found: { rows: Bindi
     const prefix = prefixQuery(match);
     near = prefix ? (await searchBindingRows(ctx.db, prefix, { ...scope, offset: 0, limit: 3 })).rows : [];
   }
-  return { ...q, share: Math.round(q.share * 100) / 100, tryWords: await suggestTerms(ctx.db, match, near) };
+  return { ...q, share: Math.round(q.share * 100) / 100, tryWords: await suggestTerms(ctx.db, match, near, inScope) };
 }
 
 /** One line about a weak best match. */
