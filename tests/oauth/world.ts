@@ -28,8 +28,9 @@ export interface OAuthWorld {
   close(): Promise<void>;
 }
 
-export async function oauthWorld(): Promise<OAuthWorld> {
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager', BINDERY_PUBLIC_URL: BASE });
+/** The world on `url` (default an in-memory database; a `file:` URL for races against a real file). */
+export async function oauthWorld(url = ':memory:'): Promise<OAuthWorld> {
+  const config = parseConfig({ BINDERY_DB_URL: url, BINDERY_TOOL_MODE: 'eager', BINDERY_PUBLIC_URL: BASE });
   const database = createDatabase({ url: config.dbUrl });
   await migrate(database.db);
   let clock = Date.now();
