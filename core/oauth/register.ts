@@ -3,37 +3,16 @@ import { insertOAuthClient } from '../../db/store/oauth.ts';
 import { clockOf, type BinderyDeps } from '../context.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { newId } from '../ids.ts';
+import { redirectUriProblem } from './redirect-uri.ts';
 import { MAX_OAUTH_BODY, noStoreJson, oauthError } from './wire.ts';
 
 // RFC 7591 dynamic registration, public clients only: no secret is issued, the client proves itself
 // at the token endpoint with PKCE. Registration is open (MCP clients register themselves), so every
-// size is bounded and a redirect URI must be https, http on a loopback address (RFC 8252 §7.3), or a
-// native app's private-use scheme (RFC 8252 §7.1, e.g. `cursor://…`, `com.example.app:/cb`): PKCE is what
-// keeps a code caught by another app useless. Schemes a browser would run or fetch are refused.
+// size is bounded and a redirect URI must pass the allow rule of redirect-uri.ts.
 
 const MAX_REDIRECT_URIS = 10;
 const MAX_URI_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-/** Schemes that are not a native app's: they run script, read files or reach the network elsewhere. */
-const NOT_PRIVATE_USE = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:', 'filesystem:', 'ws:', 'wss:', 'ftp:', 'mailto:', 'http:']);
-
-/** Why a redirect URI is refused, or undefined when it may be registered. */
-export function redirectUriProblem(value: string): string | undefined {
-  if (value.length > MAX_URI_LENGTH) return `longer than ${MAX_URI_LENGTH} characters`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'not an absolute URL';
-  }
-  if (url.hash || value.includes('#')) return 'has a fragment (RFC 6749 §3.1.2)';
-  if (url.username || url.password) return 'carries credentials';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
-  if (!NOT_PRIVATE_USE.has(url.protocol)) return undefined;
-  return "must be https, http on a loopback address (127.0.0.1, [::1], localhost), or an app's own scheme";
-}
 
 /** POST /register: validates the metadata and answers the registered client (201). */
 export async function handleRegister(deps: BinderyDeps, request: Request): Promise<Response> {
