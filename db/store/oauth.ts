@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { oauthClientsTable, oauthCodesTable, oauthTokensTable, usersTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
 import { insertWhere, rowsAffected, runBatch } from './guarded.ts';
@@ -10,6 +10,30 @@ export type OAuthTokenRow = typeof oauthTokensTable.$inferSelect;
 /** Stores a dynamically registered client. */
 export async function insertOAuthClient(db: BinderyDb, row: typeof oauthClientsTable.$inferInsert): Promise<void> {
   await db.insert(oauthClientsTable).values(row);
+}
+
+/** A client is pending until a code has been issued to it (someone allowed it on the consent page). */
+const pendingClient = sql`${oauthClientsTable.id} NOT IN (SELECT ${oauthCodesTable.clientId} FROM ${oauthCodesTable})`;
+
+/**
+ * Stores a registered client unless `maxPending` clients are already pending; false when refused.
+ * The count is made by the insert itself, so racing registrations cannot overshoot the cap.
+ */
+export async function insertOAuthClientCapped(db: BinderyDb, row: typeof oauthClientsTable.$inferInsert, maxPending: number): Promise<boolean> {
+  const guard = sql`(SELECT count(*) FROM (SELECT 1 FROM ${oauthClientsTable} WHERE ${pendingClient} LIMIT ${maxPending})) < ${maxPending}`;
+  return rowsAffected(await insertWhere(db, oauthClientsTable, row, guard)) === 1;
+}
+
+/** Pending clients registered before `before` (never used for an authorization): deleted; returns how many. */
+export async function pruneStaleOAuthClients(db: BinderyDb, before: number): Promise<number> {
+  const noTokens = sql`${oauthClientsTable.id} NOT IN (SELECT ${oauthTokensTable.clientId} FROM ${oauthTokensTable})`;
+  return rowsAffected(await db.delete(oauthClientsTable).where(and(lt(oauthClientsTable.createdAt, before), pendingClient, noTokens)));
+}
+
+/** How many clients are pending (tests and the bench read it). */
+export async function countPendingOAuthClients(db: BinderyDb): Promise<number> {
+  const row = await db.select({ n: sql<number>`count(*)` }).from(oauthClientsTable).where(pendingClient).get();
+  return Number(row?.n ?? 0);
 }
 
 /** A registered client by id. */
