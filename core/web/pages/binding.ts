@@ -1,4 +1,3 @@
-import { diffLines } from 'diff';
 import { listVersionRows, versionContent } from '../../../db/store/bindings.ts';
 import { canComment } from '../../../db/store/comments.ts';
 import { tierCost } from '../../budget/tier.ts';
@@ -14,6 +13,7 @@ import { html, num, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { HUMAN } from './common.ts';
+import { lineDiff } from '../line-diff.ts';
 import { shareForm, shareRows } from './shares.ts';
 
 // A binding's page: the version (current or `?v=`), its exact cost per tier, every version with its
@@ -24,21 +24,47 @@ import { shareForm, shareRows } from './shares.ts';
 const ID = '(bnd_[A-Za-z0-9_-]{1,64})';
 const versionParam = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : undefined);
 
+/** Unchanged lines shown around each change; longer unchanged stretches fold into one line. */
+const CONTEXT_LINES = 3;
+/** Lines a diff shows at most: the page stays small whatever the versions (the counts stay exact). */
+const MAX_SHOWN_LINES = 2000;
+
 /**
- * Line diff of two texts (jsdiff's Myers diff): removed lines, added lines, unchanged lines. Past
- * `maxEditLength` changes it gives up (undefined) instead of spending seconds on two unrelated texts.
+ * Line diff of two texts (line-diff.ts: Myers' diff within a step budget): removed, added and, around
+ * each change, unchanged lines. When the budget runs out the changed middle is shown as removed then
+ * added, with a note; either way the page shows at most MAX_SHOWN_LINES lines.
  */
 export function diffView(a: string, b: string): Html {
-  const changes = diffLines(a, b, { maxEditLength: 4000 });
-  if (!changes) return html`<p class="note">These versions differ in too many places to show line by line.</p>`;
-  const lines = changes.flatMap((c) => {
-    const cls = c.added ? 'add' : c.removed ? 'del' : 'same';
-    const label = c.added ? 'added' : c.removed ? 'removed' : 'unchanged';
-    return c.value.replace(/\n$/, '').split('\n').map((l) => html`<div class="${cls}"><span class="skip">${label}: </span>${l}</div>`);
+  const d = lineDiff(a, b);
+  const lines: Html[] = [];
+  const line = (cls: string, label: string, text: string) => html`<div class="${cls}"><span class="skip">${label}: </span>${text}</div>`;
+  let hidden = 0;
+  const show = (item: Html) => (lines.length < MAX_SHOWN_LINES ? lines.push(item) : hidden++);
+  d.runs.forEach((run, i) => {
+    if (run.kind !== 'same') {
+      const side = run.kind === 'add' ? d.b : d.a;
+      for (let j = run.start; j < run.start + run.count; j++) {
+        if (lines.length >= MAX_SHOWN_LINES) {
+          hidden += run.start + run.count - j;
+          break;
+        }
+        show(run.kind === 'add' ? line('add', 'added', side[j]!) : line('del', 'removed', side[j]!));
+      }
+      return;
+    }
+    const before = i > 0 ? CONTEXT_LINES : 0;
+    const after = i < d.runs.length - 1 ? CONTEXT_LINES : 0;
+    if (run.count <= before + after + 1) {
+      for (let j = run.start; j < run.start + run.count; j++) show(line('same', 'unchanged', d.a[j]!));
+      return;
+    }
+    for (let j = run.start; j < run.start + before; j++) show(line('same', 'unchanged', d.a[j]!));
+    show(html`<div class="fold meta">⋯ ${num(run.count - before - after)} unchanged lines</div>`);
+    for (let j = run.start + run.count - after; j < run.start + run.count; j++) show(line('same', 'unchanged', d.a[j]!));
   });
-  const added = changes.filter((c) => c.added).reduce((n, c) => n + (c.count ?? 0), 0);
-  const removed = changes.filter((c) => c.removed).reduce((n, c) => n + (c.count ?? 0), 0);
-  return html`<p class="meta">${added} line${added === 1 ? '' : 's'} added, ${removed} removed.</p><div class="diff" role="region" aria-label="differences">${lines}</div>`;
+  const note = d.complete ? '' : html`<p class="note">These versions are too different to show line by line in full: the changed part is shown as removed, then added.</p>`;
+  const more = hidden ? html`<p class="note">${num(hidden)} more lines are not shown.</p>` : '';
+  return html`${note}<p class="meta">${d.added} line${d.added === 1 ? '' : 's'} added, ${d.removed} removed.</p><div class="diff" role="region" aria-label="differences">${lines}</div>${more}`;
 }
 
 /** A comment, with who wrote it (a person or an assistant and its model) shown by text and style. */
