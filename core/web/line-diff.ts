@@ -31,9 +31,40 @@ export const DIFF_MAX_STEPS = 1_000_000;
 
 const linesOf = (text: string): string[] => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
-/** Diffs two texts line by line within `maxSteps` (see the module header). */
-export function lineDiff(aText: string, bText: string, opts: { maxSteps?: number } = {}): LineDiff {
+/** Steps between two pauses of `lineDiffPaced` (about a millisecond of CPU). */
+export const DIFF_CHUNK_STEPS = 50_000;
+
+export interface DiffOptions {
+  maxSteps?: number;
+  /** Steps between pauses (`lineDiffPaced` only). */
+  chunkSteps?: number;
+}
+
+/** Diffs two texts line by line within `maxSteps` (see the module header), in one go. */
+export function lineDiff(aText: string, bText: string, opts: DiffOptions = {}): LineDiff {
+  const run = diffSteps(aText, bText, opts);
+  for (;;) {
+    const next = run.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The same diff, handing the thread back every `chunkSteps` steps (`pause` resolves on a later turn of
+ * the event loop), so a server keeps answering other requests while one diff runs.
+ */
+export async function lineDiffPaced(aText: string, bText: string, pause: () => Promise<void>, opts: DiffOptions = {}): Promise<LineDiff> {
+  const run = diffSteps(aText, bText, opts);
+  for (;;) {
+    const next = run.next();
+    if (next.done) return next.value;
+    await pause();
+  }
+}
+
+function* diffSteps(aText: string, bText: string, opts: DiffOptions): Generator<void, LineDiff> {
   const maxSteps = opts.maxSteps ?? DIFF_MAX_STEPS;
+  const chunk = opts.chunkSteps ?? DIFF_CHUNK_STEPS;
   const a = linesOf(aText);
   const b = linesOf(bText);
   // Lines as small integers: the inner loop compares numbers, not strings.
@@ -49,7 +80,7 @@ export function lineDiff(aText: string, bText: string, opts: { maxSteps?: number
   while (head < A.length && head < B.length && A[head] === B[head]) head++;
   let tail = 0;
   while (tail < A.length - head && tail < B.length - head && A[A.length - 1 - tail] === B[B.length - 1 - tail]) tail++;
-  const middle = myers(A.subarray(head, A.length - tail), B.subarray(head, B.length - tail), maxSteps);
+  const middle = yield* myers(A.subarray(head, A.length - tail), B.subarray(head, B.length - tail), maxSteps, chunk);
   const runs: DiffRun[] = [];
   const push = (kind: DiffRun['kind'], start: number, count: number) => {
     if (count === 0) return;
@@ -68,8 +99,8 @@ export function lineDiff(aText: string, bText: string, opts: { maxSteps?: number
   return { runs, a, b, added: sum('add'), removed: sum('del'), complete: !!middle.edits, steps: middle.steps };
 }
 
-/** Myers' greedy forward search with a trace for the way back; undefined edits when over budget. */
-function myers(A: Int32Array, B: Int32Array, maxSteps: number): { edits?: DiffRun[]; steps: number } {
+/** Myers' greedy forward search with a trace for the way back; undefined edits when over budget. Yields every `chunk` steps. */
+function* myers(A: Int32Array, B: Int32Array, maxSteps: number, chunk: number): Generator<void, { edits?: DiffRun[]; steps: number }> {
   const n = A.length;
   const m = B.length;
   if (n === 0 || m === 0) return { edits: [{ kind: n ? 'del' : 'add', start: 0, count: n || m }], steps: 0 };
@@ -79,6 +110,7 @@ function myers(A: Int32Array, B: Int32Array, maxSteps: number): { edits?: DiffRu
   const v = new Int32Array(2 * dMax + 3);
   const trace: Int32Array[] = [];
   let steps = 0;
+  let pauseAt = chunk;
   for (let d = 0; d <= dMax; d++) {
     // V before round d, for k in [-d-1, d+1].
     trace.push(v.slice(offset - d - 1, offset + d + 2));
@@ -95,6 +127,10 @@ function myers(A: Int32Array, B: Int32Array, maxSteps: number): { edits?: DiffRu
       v[offset + k] = x;
       if (x >= n && y >= m) return { edits: backtrack(trace, n, m), steps };
       if (steps > maxSteps) return { steps };
+      if (steps >= pauseAt) {
+        pauseAt = steps + chunk;
+        yield;
+      }
     }
   }
   return { steps };

@@ -3,7 +3,8 @@
 // big ones it stops at its cap and says so, having done at most the budget's work.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { diffLines } from 'diff';
-import { DIFF_MAX_STEPS, lineDiff, type LineDiff } from '../../core/web/line-diff.ts';
+import { DIFF_MAX_STEPS, lineDiff, lineDiffPaced, type LineDiff } from '../../core/web/line-diff.ts';
+import { createWorkGate } from '../../core/web/work-gate.ts';
 import { createBinding, updateBinding } from '../../core/services/bindings.ts';
 import { webWorld, type Browser, type WebWorld } from './web-world.ts';
 
@@ -83,6 +84,40 @@ describe('lineDiff', () => {
     expect(d.complete).toBe(true);
     expect([d.added, d.removed]).toEqual([2, 3]);
     expect(d.steps).toBeLessThan(100_000);
+  });
+});
+
+describe('pacing and the gate', () => {
+  test('the paced diff hands the thread back every chunk of steps, and answers what the one-go diff answers', async () => {
+    const rand = rng(7);
+    const a = bigText(20_000, 'a', rand);
+    const b = bigText(20_000, 'b', rand);
+    let pauses = 0;
+    const paced = await lineDiffPaced(a, b, async () => void pauses++, { chunkSteps: 50_000 });
+    const whole = lineDiff(a, b);
+    expect(paced.runs).toEqual(whole.runs);
+    expect(paced.steps).toBe(whole.steps);
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(DIFF_MAX_STEPS / 50_000) - 1);
+  });
+
+  test('the gate runs one at a time, queues a bounded number, and turns the rest away without running them', async () => {
+    const gate = createWorkGate(1, 2);
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    let ran = 0;
+    const job = async () => {
+      ran++;
+      await hold;
+      return ran;
+    };
+    const results = [gate.run(job), gate.run(job), gate.run(job), gate.run(job), gate.run(job)];
+    await Bun.sleep(0);
+    expect([gate.running, gate.waiting, ran]).toEqual([1, 2, 1]);
+    expect(await results[3]).toBeUndefined();
+    expect(await results[4]).toBeUndefined();
+    release();
+    expect((await Promise.all(results.slice(0, 3))).every((n) => typeof n === 'number')).toBe(true);
+    expect([gate.running, gate.waiting, ran]).toEqual([0, 0, 3]);
   });
 });
 

@@ -13,7 +13,8 @@ import { html, num, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { HUMAN } from './common.ts';
-import { lineDiff } from '../line-diff.ts';
+import { lineDiffPaced, type LineDiff } from '../line-diff.ts';
+import { createWorkGate } from '../work-gate.ts';
 import { shareForm, shareRows } from './shares.ts';
 
 // A binding's page: the version (current or `?v=`), its exact cost per tier, every version with its
@@ -29,13 +30,32 @@ const CONTEXT_LINES = 3;
 /** Lines a diff shows at most: the page stays small whatever the versions (the counts stay exact). */
 const MAX_SHOWN_LINES = 2000;
 
+/** Diff work runs one at a time, eight more may wait; a flood of diff requests slows only itself. */
+const diffGate = createWorkGate(1, 8);
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
- * Line diff of two texts (line-diff.ts: Myers' diff within a step budget): removed, added and, around
- * each change, unchanged lines. When the budget runs out the changed middle is shown as removed then
- * added, with a note; either way the page shows at most MAX_SHOWN_LINES lines.
+ * Line diffs of text pairs (line-diff.ts: Myers' diff within a step budget, paced), computed through
+ * the diff gate; undefined when the gate is full (the caller answers 503 with diffBusy).
  */
-export function diffView(a: string, b: string): Html {
-  const d = lineDiff(a, b);
+export async function diffViews(pairs: [string, string][]): Promise<Html[] | undefined> {
+  return diffGate.run(async () => {
+    const out: Html[] = [];
+    for (const [a, b] of pairs) out.push(diffView(await lineDiffPaced(a, b, nextTurn)));
+    return out;
+  });
+}
+
+/** The page for a diff the gate turned away. */
+export const diffBusy = (ctx: WebContext): Response =>
+  page(layout('Busy', ctx.user, html`<h1>Busy</h1><p>Bindery is computing other comparisons right now. Try again in a few seconds.</p>`), 503, { 'Retry-After': '5' });
+
+/**
+ * A computed line diff as HTML: removed, added and, around each change, unchanged lines. When the
+ * budget ran out the changed middle is shown as removed then added, with a note; either way the page
+ * shows at most MAX_SHOWN_LINES lines.
+ */
+export function diffView(d: LineDiff): Html {
   const lines: Html[] = [];
   const line = (cls: string, label: string, text: string) => html`<div class="${cls}"><span class="skip">${label}: </span>${text}</div>`;
   let hidden = 0;
@@ -130,10 +150,13 @@ async function diff(ctx: WebContext, id: string): Promise<Response> {
   const b = await readBinding(ctx.core, ctx.user.caller, id, { version: to, withContent: true });
   const text = async (r: typeof a) => r.content ?? (await versionContent(ctx.deps.db, id, r.number)) ?? '';
   const side = (r: typeof a) => html`v${r.number} ${provenance(r.source, r.model)} <span class="meta">${when(r.createdAt)} · ${num(r.contentTokenCount)} tokens</span>`;
+  const summaryChanged = a.summary !== b.summary;
+  const views = await diffViews([...(summaryChanged ? [[a.summary, b.summary] as [string, string]] : []), [await text(a), await text(b)]]);
+  if (!views) return diffBusy(ctx);
   const body = html`<p class="meta"><a href="/b/${id}">← ${b.name}</a></p><h1>Changes from v${from} to v${to}</h1>
 <p>From ${side(a)}<br>To ${side(b)}</p>
-${a.name !== b.name ? html`<p>Name: “${a.name}” → “${b.name}”</p>` : ''}${a.summary !== b.summary ? html`<h2>Summary</h2>${diffView(a.summary, b.summary)}` : ''}
-<h2>Content</h2>${diffView(await text(a), await text(b))}`;
+${a.name !== b.name ? html`<p>Name: “${a.name}” → “${b.name}”</p>` : ''}${summaryChanged ? html`<h2>Summary</h2>${views[0]!}` : ''}
+<h2>Content</h2>${views.at(-1)!}`;
   return page(layout(`Diff ${b.name}`, ctx.user, body));
 }
 
