@@ -7,6 +7,9 @@ import { createHttpApp, type HttpApp } from '../core/http/app.ts';
 import { openRuntime } from './runtime.ts';
 import { drainHttp, onTerminate } from './shutdown.ts';
 
+/** The header carrying the socket's address from Elysia's hook to the app (never trusted from a client). */
+const CLIENT_ADDRESS = 'x-bindery-client-address';
+
 export interface RunningHttp {
   url: string;
   app: HttpApp;
@@ -17,9 +20,14 @@ export interface RunningHttp {
 /** Starts the HTTP server; `PORT=0` picks a free port (the URL says which). */
 export async function startHttp(env: Record<string, string | undefined> = process.env): Promise<RunningHttp> {
   const { deps, config, database } = await openRuntime(env, { upkeep: true });
-  const app = createHttpApp({ deps });
-  // idleTimeout above the SDK's 15 s SSE keep-alive, so open GET streams are not cut.
-  const elysia = new Elysia({ serve: { idleTimeout: 60 } }).mount(app.fetch).listen({ hostname: config.http.host, port: config.port });
+  const app = createHttpApp({ deps, clientAddress: (request) => request.headers.get(CLIENT_ADDRESS) ?? undefined });
+  // idleTimeout above the SDK's 15 s SSE keep-alive, so open GET streams are not cut. `mount` hands the
+  // app a copy of the request, on which Bun's requestIP no longer answers: the socket's address rides
+  // in a header set here on every request, so a client's own header of that name is overwritten.
+  const elysia = new Elysia({ serve: { idleTimeout: 60 } })
+    .onRequest(({ request, server }) => void request.headers.set(CLIENT_ADDRESS, server?.requestIP(request)?.address ?? ''))
+    .mount(app.fetch)
+    .listen({ hostname: config.http.host, port: config.port });
   const host = elysia.server?.hostname ?? config.http.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${elysia.server?.port}`;
   deps.log?.info(`HTTP ready on ${url}/mcp (${config.http.stateless ? 'stateless' : 'sessions'}, ${config.dbUrl.replace(/\?.*$/, '')}, public URL ${config.publicUrl})`);

@@ -10,6 +10,8 @@ import { ensureHelpTopics } from '../core/services/help.ts';
 import { ensureCommentCounts } from '../core/services/comments.ts';
 import { runtimeTelemetry } from './telemetry.ts';
 import { pruneWebSessions } from '../db/store/web-sessions.ts';
+import { pruneStaleOAuthClients } from '../db/store/oauth.ts';
+import { REGISTRATION_LIMITS } from '../core/oauth/register.ts';
 import { jsonLogger } from '../core/observe/log.ts';
 
 export interface Runtime {
@@ -42,6 +44,8 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
     await ensureCommentCounts(deps);
     // Sign-ins that ended more than a day ago (expired, revoked, unused links) are of no use to anyone.
     await pruneWebSessions(deps.db, Date.now() - 24 * 3600_000);
+    // OAuth clients registered and never authorized by anyone expire (core/oauth/register.ts).
+    await pruneStaleOAuthClients(deps.db, Date.now() - REGISTRATION_LIMITS.pendingTtlMs);
   }
   return { deps, database, config };
 }

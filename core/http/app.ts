@@ -11,6 +11,7 @@ import { json, rpcError, unauthorized, withHeaders } from './responses.ts';
 import { openApiDocument } from './openapi.ts';
 import { handleRest } from './rest.ts';
 import { handleOAuth } from '../oauth/router.ts';
+import { createRateLimiter, REGISTRATION_RATE, type RateLimit } from '../oauth/rate-limit.ts';
 import { isOAuthPath, mcpResource, resourceMetadataUrl } from '../oauth/urls.ts';
 import { handleWeb, isWebPath } from '../web/router.ts';
 import { createHttpObserver } from '../observe/http.ts';
@@ -21,6 +22,13 @@ export interface HttpAppOptions {
   stateless?: boolean;
   /** Extra fields for GET /healthz (e.g. whether the tokenizer was loaded). */
   health?: () => Record<string, unknown>;
+  /**
+   * The client's network address, as the runtime saw it (Bun: `server.requestIP`). Keys the per-source
+   * limit on anonymous registration; without it every caller shares one bucket.
+   */
+  clientAddress?: (request: Request) => string | undefined;
+  /** Overrides the registration rate limit (tests, benches). */
+  registrationRate?: RateLimit;
 }
 
 /** The whole HTTP surface as one web-standard handler: Bun (Elysia), Deno and Workers all call `fetch`. */
@@ -42,6 +50,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions, maxSessionsPerKey: http.maxSessionsPerKey });
   const log = deps.log;
   const pages = new PageCache();
+  const registrations = createRateLimiter(options.registrationRate ?? REGISTRATION_RATE);
   // Idle sessions are swept on a timer that never keeps the process alive.
   const sweeper = mcp.sessions ? setInterval(() => void mcp.sessions!.sweep(), Math.min(http.sessionIdleMs / 2, 60_000)) : undefined;
   (sweeper as { unref?: () => void } | undefined)?.unref?.();
@@ -122,7 +131,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     // Every error body on /mcp is JSON-RPC shaped ({jsonrpc, id: null, error}): MCP clients parse it.
     const isMcp = url.pathname === '/mcp';
     // OAuth (core/oauth) answers its own paths: its own CORS, Host check and error shapes.
-    if (isOAuthPath(url.pathname)) return handleOAuth(deps, request, url);
+    if (isOAuthPath(url.pathname)) return handleOAuth(deps, request, url, { registrations, clientAddress: options.clientAddress?.(request) });
     const refused = checkHostAndOrigin(http, request);
     if (refused) return isMcp ? rpcError(403, -32000, `Forbidden: ${refused}`) : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
     const cors = corsHeaders(http, request);

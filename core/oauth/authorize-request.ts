@@ -1,5 +1,6 @@
 import { getOAuthClient, type OAuthClientRow } from '../../db/store/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
+import { redirectUriProblem } from './redirect-uri.ts';
 import { CHALLENGE_RE } from './tokens.ts';
 import { issuer, mcpResource } from './urls.ts';
 import type { OAuthErrorCode } from './wire.ts';
@@ -44,6 +45,8 @@ export async function checkAuthorizeRequest(deps: BinderyDeps, params: URLSearch
   const redirectUri = sent ?? (registered.length === 1 ? registered[0]! : undefined);
   if (!redirectUri) return { kind: 'page', status: 400, message: 'redirect_uri is missing and this app registered more than one.' };
   if (!registered.includes(redirectUri)) return { kind: 'page', status: 400, message: 'redirect_uri is not one this app registered.' };
+  // Registered before the allow rule tightened: never sent there, never offered for consent.
+  if (redirectUriProblem(redirectUri)) return { kind: 'page', status: 400, message: 'This app registered a redirect_uri that Bindery no longer accepts; it must register again.' };
 
   const state = one('state');
   const fail = (error: OAuthErrorCode, description: string): AuthorizeCheck => ({ kind: 'redirect', location: redirectWith(deps, redirectUri, { error, error_description: description, state }) });
@@ -59,7 +62,7 @@ export async function checkAuthorizeRequest(deps: BinderyDeps, params: URLSearch
   const scope = one('scope');
   if (scope !== null && scope.length > MAX_SCOPE) return fail('invalid_scope', `scope: at most ${MAX_SCOPE} characters`);
   const meta = JSON.parse(client.metadata) as { client_uri?: string };
-  const clientName = client.name ?? meta.client_uri ?? new URL(redirectUri).host;
+  const clientName = client.name ?? meta.client_uri ?? redirectUri;
   return { kind: 'ok', request: { client, clientName, redirectUri, codeChallenge: challenge, resource, scope, state } };
 }
 

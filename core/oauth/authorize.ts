@@ -5,6 +5,7 @@ import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, redirect, redirectWith, type AuthorizeRequest } from './authorize-request.ts';
 import { errorPage, esc, hidden, htmlPage } from './html.ts';
 import { CODE_TTL_MS, newSecret } from './tokens.ts';
+import { redirectTargetNote } from './redirect-uri.ts';
 import { PATHS } from './urls.ts';
 import { readForm } from './wire.ts';
 
@@ -68,10 +69,9 @@ function consentPage(req: AuthorizeRequest, handle: string, csrf: string): Respo
     req.state !== null ? hidden('state', req.state) : '',
     hidden(CSRF_FIELD, csrf),
   ].join('');
-  const host = new URL(req.redirectUri).host;
   const body = `<h1>Allow <span id="client-name">${esc(req.clientName)}</span> to use Bindery as <span id="handle">@${esc(handle)}</span>?</h1>
 <p>It will be able to read and change everything you can in Bindery, through <code>${esc(req.resource)}</code>, until you revoke it.</p>
-<p class="meta">The app named itself; Bindery has not verified the name. After you answer you go back to <code>${esc(host)}</code>. Revoke access any time at <a href="${PATHS.grants}">${PATHS.grants}</a>.</p>
+<p class="meta">The app named itself; Bindery has not verified the name. After you answer you are sent to ${esc(redirectTargetNote(req.redirectUri))}, at <code id="redirect-target">${esc(req.redirectUri)}</code>. Revoke access any time at <a href="${PATHS.grants}">${PATHS.grants}</a>.</p>
 <form method="post" action="${PATHS.authorize}">${fields}
 <button class="primary" type="submit" name="decision" value="allow" id="allow">Allow</button>
 <button type="submit" name="decision" value="deny" id="deny">Deny</button>

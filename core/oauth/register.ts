@@ -1,44 +1,63 @@
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { insertOAuthClient } from '../../db/store/oauth.ts';
+import { insertOAuthClientCapped, pruneStaleOAuthClients } from '../../db/store/oauth.ts';
 import { clockOf, type BinderyDeps } from '../context.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { newId } from '../ids.ts';
-import { MAX_OAUTH_BODY, noStoreJson, oauthError } from './wire.ts';
+import { withHeaders } from '../http/responses.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { redirectUriProblem } from './redirect-uri.ts';
+import { noStoreJson, oauthError } from './wire.ts';
 
 // RFC 7591 dynamic registration, public clients only: no secret is issued, the client proves itself
-// at the token endpoint with PKCE. Registration is open (MCP clients register themselves), so every
-// size is bounded and a redirect URI must be https, http on a loopback address (RFC 8252 §7.3), or a
-// native app's private-use scheme (RFC 8252 §7.1, e.g. `cursor://…`, `com.example.app:/cb`): PKCE is what
-// keeps a code caught by another app useless. Schemes a browser would run or fetch are refused.
+// at the token endpoint with PKCE. Registration is open (MCP clients register themselves), so nothing
+// about it may grow without bound (issue 19: 2,000 anonymous calls had stored 60 MB):
+//  - every field is bounded and a registration is at most REGISTRATION_LIMITS.bodyBytes; a field over
+//    its limit is refused naming it (nothing is cut silently);
+//  - each source address gets REGISTRATION_RATE (rate-limit.ts), before the body is even read;
+//  - at most `maxPending` clients may be pending (registered, never allowed by anyone); past it a
+//    registration is refused until some are used or expire;
+//  - a pending client expires after `pendingTtlMs` (pruned here and at start-up).
+// Keycloak's anonymous-registration policy caps a realm at 200 clients; GitLab allows 10 registrations
+// an hour per address, Resend 20, with 10 redirect URIs.
 
-const MAX_REDIRECT_URIS = 10;
-const MAX_URI_LENGTH = 2000;
-const MAX_NAME_LENGTH = 100;
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-/** Schemes that are not a native app's: they run script, read files or reach the network elsewhere. */
-const NOT_PRIVATE_USE = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:', 'filesystem:', 'ws:', 'wss:', 'ftp:', 'mailto:', 'http:']);
+export const REGISTRATION_LIMITS = {
+  bodyBytes: 4096,
+  redirectUris: 5,
+  clientName: 100,
+  /** client_uri, logo_uri, tos_uri, policy_uri. */
+  uri: 512,
+  scope: 256,
+  /** software_id, software_version. */
+  software: 100,
+  maxPending: 200,
+  pendingTtlMs: 24 * 3600_000,
+} as const;
 
-/** Why a redirect URI is refused, or undefined when it may be registered. */
-export function redirectUriProblem(value: string): string | undefined {
-  if (value.length > MAX_URI_LENGTH) return `longer than ${MAX_URI_LENGTH} characters`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'not an absolute URL';
-  }
-  if (url.hash || value.includes('#')) return 'has a fragment (RFC 6749 §3.1.2)';
-  if (url.username || url.password) return 'carries credentials';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
-  if (!NOT_PRIVATE_USE.has(url.protocol)) return undefined;
-  return "must be https, http on a loopback address (127.0.0.1, [::1], localhost), or an app's own scheme";
+const L = REGISTRATION_LIMITS;
+const FIELD_LIMITS: Record<string, number> = {
+  client_name: L.clientName,
+  client_uri: L.uri,
+  logo_uri: L.uri,
+  tos_uri: L.uri,
+  policy_uri: L.uri,
+  scope: L.scope,
+  software_id: L.software,
+  software_version: L.software,
+};
+
+export interface RegisterOptions {
+  limiter: RateLimiter;
+  /** The bucket key of the caller's address (rate-limit.ts `sourceKey`). */
+  source: string;
 }
 
 /** POST /register: validates the metadata and answers the registered client (201). */
-export async function handleRegister(deps: BinderyDeps, request: Request): Promise<Response> {
-  const read = await readBodyLimited(request, MAX_OAUTH_BODY);
-  if (!read.ok) return oauthError('invalid_client_metadata', read.tooLarge ? `the body is over ${MAX_OAUTH_BODY} bytes` : 'the body could not be read', read.tooLarge ? 413 : 400);
+export async function handleRegister(deps: BinderyDeps, request: Request, opts: RegisterOptions): Promise<Response> {
+  const now = clockOf(deps)();
+  const wait = opts.limiter.take(opts.source, now);
+  if (wait) return withHeaders(oauthError('temporarily_unavailable', `too many registrations from this address: try again in ${wait} s`, 429), { 'Retry-After': String(wait) });
+  const read = await readBodyLimited(request, L.bodyBytes);
+  if (!read.ok) return oauthError('invalid_client_metadata', read.tooLarge ? `body: a registration is at most ${L.bodyBytes} bytes` : 'the body could not be read', read.tooLarge ? 413 : 400);
   let raw: unknown;
   try {
     raw = JSON.parse(read.text);
@@ -52,28 +71,27 @@ export async function handleRegister(deps: BinderyDeps, request: Request): Promi
     return oauthError(field.startsWith('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata', `${field}: ${issue.message}`);
   }
   const meta = parsed.data;
-  if (meta.redirect_uris.length === 0 || meta.redirect_uris.length > MAX_REDIRECT_URIS) {
-    return oauthError('invalid_redirect_uri', `redirect_uris: between 1 and ${MAX_REDIRECT_URIS} are required`);
+  if (meta.redirect_uris.length === 0 || meta.redirect_uris.length > L.redirectUris) {
+    return oauthError('invalid_redirect_uri', `redirect_uris: between 1 and ${L.redirectUris} are required`);
   }
   for (const [i, uri] of meta.redirect_uris.entries()) {
     const problem = redirectUriProblem(uri);
     if (problem) return oauthError('invalid_redirect_uri', `redirect_uris[${i}]: ${problem}`);
   }
+  for (const [key, max] of Object.entries(FIELD_LIMITS)) {
+    const value = (meta as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value.length > max) return oauthError('invalid_client_metadata', `${key}: at most ${max} characters`);
+  }
   if (meta.token_endpoint_auth_method !== undefined && meta.token_endpoint_auth_method !== 'none') {
     return oauthError('invalid_client_metadata', 'token_endpoint_auth_method: only "none" (public clients with PKCE) is supported');
   }
   const grants = meta.grant_types ?? ['authorization_code', 'refresh_token'];
-  if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+  if (grants.length > 2 || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
     return oauthError('invalid_client_metadata', 'grant_types: only authorization_code and refresh_token are supported');
   }
   const responses = meta.response_types ?? ['code'];
-  if (responses.some((r) => r !== 'code')) return oauthError('invalid_client_metadata', 'response_types: only "code" is supported');
-  const name = meta.client_name?.trim().slice(0, MAX_NAME_LENGTH) || null;
-  for (const key of ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri', 'scope', 'software_id', 'software_version'] as const) {
-    const value = meta[key];
-    if (typeof value === 'string' && value.length > MAX_URI_LENGTH) return oauthError('invalid_client_metadata', `${key}: longer than ${MAX_URI_LENGTH} characters`);
-  }
-  const now = clockOf(deps)();
+  if (responses.length > 1 || responses.some((r) => r !== 'code')) return oauthError('invalid_client_metadata', 'response_types: only "code" is supported');
+  const name = meta.client_name?.trim() || null;
   const id = newId('ocl');
   // What we answer is what we keep: only the fields we understand, bounded (no jwks, no software statement).
   const answer = {
@@ -89,6 +107,12 @@ export async function handleRegister(deps: BinderyDeps, request: Request): Promi
     ...(meta.software_id ? { software_id: meta.software_id } : {}),
     ...(meta.software_version ? { software_version: meta.software_version } : {}),
   };
-  await insertOAuthClient(deps.db, { id, name, redirectUris: JSON.stringify(meta.redirect_uris), metadata: JSON.stringify(answer), createdAt: now });
+  const row = { id, name, redirectUris: JSON.stringify(meta.redirect_uris), metadata: JSON.stringify(answer), createdAt: now };
+  // Pending clients past their time go first, so the cap counts only live ones.
+  await pruneStaleOAuthClients(deps.db, now - L.pendingTtlMs);
+  if (!(await insertOAuthClientCapped(deps.db, row, L.maxPending))) {
+    deps.log?.warn(`OAuth registration refused: ${L.maxPending} clients are pending (registered, never authorized)`);
+    return withHeaders(oauthError('temporarily_unavailable', `registration is closed for now: ${L.maxPending} registered apps have not been authorized yet; try again later`, 503), { 'Retry-After': '3600' });
+  }
   return noStoreJson(answer, 201);
 }

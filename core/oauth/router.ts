@@ -4,6 +4,7 @@ import { json, withHeaders } from '../http/responses.ts';
 import { handleAuthorizeGet, handleAuthorizePost } from './authorize.ts';
 import { handleGrantsGet, handleGrantsPost } from './grants.ts';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.ts';
+import { sourceKey, type RateLimiter } from './rate-limit.ts';
 import { handleRegister } from './register.ts';
 import { handleRevoke } from './revoke.ts';
 import { handleToken } from './token.ts';
@@ -18,8 +19,15 @@ import { oauthError, publicCors } from './wire.ts';
 /** Endpoints any origin may call (no cookie, no ambient authority): CORS `*`, Origin not checked. */
 const PUBLIC = new Set<string>([PATHS.protectedResource, PATHS.protectedResourceMcp, PATHS.authorizationServer, PATHS.register, PATHS.token, PATHS.revoke]);
 
+export interface OAuthOptions {
+  /** The per-source limiter of POST /register (one per HTTP app). */
+  registrations: RateLimiter;
+  /** The caller's address as the adapter saw it (undefined when the runtime does not say). */
+  clientAddress?: string;
+}
+
 /** Handles a request to an OAuth path (see `isOAuthPath`). */
-export async function handleOAuth(deps: BinderyDeps, request: Request, url: URL): Promise<Response> {
+export async function handleOAuth(deps: BinderyDeps, request: Request, url: URL, opts: OAuthOptions): Promise<Response> {
   const path = url.pathname;
   const isPublic = PUBLIC.has(path);
   // DNS-rebinding protection still applies to every path; the Origin check only where a cookie counts.
@@ -30,14 +38,14 @@ export async function handleOAuth(deps: BinderyDeps, request: Request, url: URL)
   const cors = isPublic ? publicCors(request) : {};
   if (request.method === 'OPTIONS' && isPublic) return new Response(null, { status: 204, headers: cors });
   try {
-    return withHeaders(await route(deps, request, url), cors);
+    return withHeaders(await route(deps, request, url, opts), cors);
   } catch (err) {
     deps.log?.error('OAuth request failed', err);
     return withHeaders(json({ error: 'server_error', error_description: 'An internal error occurred.' }, 500), cors);
   }
 }
 
-async function route(deps: BinderyDeps, request: Request, url: URL): Promise<Response> {
+async function route(deps: BinderyDeps, request: Request, url: URL, opts: OAuthOptions): Promise<Response> {
   const m = request.method;
   const get = m === 'GET' || m === 'HEAD';
   switch (url.pathname) {
@@ -49,7 +57,7 @@ async function route(deps: BinderyDeps, request: Request, url: URL): Promise<Res
       if (get) return json(authorizationServerMetadata(deps.config), 200, { 'Cache-Control': 'max-age=300' });
       break;
     case PATHS.register:
-      if (m === 'POST') return handleRegister(deps, request);
+      if (m === 'POST') return handleRegister(deps, request, { limiter: opts.registrations, source: sourceKey(opts.clientAddress) });
       break;
     case PATHS.token:
       if (m === 'POST') return handleToken(deps, request);

@@ -1,7 +1,7 @@
-import { consumeOAuthCode, findOAuthCode, findOAuthToken, getOAuthClient, revokeOAuthFamily, revokeOAuthToken } from '../../db/store/oauth.ts';
+import { consumeOAuthCode, findOAuthCode, findOAuthToken, getOAuthClient, redeemOAuthCode, revokeOAuthFamily, revokeOAuthToken, rotateOAuthRefresh } from '../../db/store/oauth.ts';
 import { clockOf, type BinderyDeps } from '../context.ts';
 import { sha256Hex } from '../ids.ts';
-import { isSecret, issueTokens, pkceMatches, VERIFIER_RE } from './tokens.ts';
+import { isSecret, mintTokens, pkceMatches, VERIFIER_RE } from './tokens.ts';
 import { mcpResource } from './urls.ts';
 import { noStoreJson, oauthError, readForm } from './wire.ts';
 
@@ -38,25 +38,30 @@ async function exchangeCode(deps: BinderyDeps, form: URLSearchParams, clientId: 
   if (!isSecret('bdc', code)) return oauthError('invalid_grant', 'the code is unknown, used or expired');
   const now = clockOf(deps)();
   const hash = await sha256Hex(code);
-  // One statement marks it used: of two racing exchanges one gets the code, the other is a replay.
-  const row = await consumeOAuthCode(deps.db, hash, now);
-  if (!row) {
-    const used = await findOAuthCode(deps.db, hash);
-    if (used) {
-      const revoked = await revokeOAuthFamily(deps.db, used.id, now);
-      deps.log?.warn(`OAuth code replayed for client ${used.clientId}: ${revoked} token(s) from it revoked`);
-    }
-    return oauthError('invalid_grant', 'the code is unknown, used or expired');
-  }
-  // The code is spent whatever follows: a wrong verifier cannot be retried against it.
-  if (row.expiresAt <= now) return oauthError('invalid_grant', 'the code is unknown, used or expired');
-  if (row.clientId !== clientId) return oauthError('invalid_grant', 'the code was issued to another client');
-  if (row.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri does not match the authorization request');
-  if (!(await pkceMatches(verifier, row.codeChallenge))) return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  const unusable = () => oauthError('invalid_grant', 'the code is unknown, used or expired');
+  const row = await findOAuthCode(deps.db, hash);
+  if (!row) return unusable();
+  if (row.usedAt !== null) return replayed(deps, row.id, row.clientId, now);
+  // A check that fails spends the code all the same: a wrong verifier cannot be retried against it.
+  const refuse = async (res: Response) => ((await consumeOAuthCode(deps.db, hash, now)) ? res : replayed(deps, row.id, row.clientId, now));
+  if (row.expiresAt <= now) return refuse(unusable());
+  if (row.clientId !== clientId) return refuse(oauthError('invalid_grant', 'the code was issued to another client'));
+  if (row.redirectUri !== redirectUri) return refuse(oauthError('invalid_grant', 'redirect_uri does not match the authorization request'));
+  if (!(await pkceMatches(verifier, row.codeChallenge))) return refuse(oauthError('invalid_grant', 'code_verifier does not match the code_challenge'));
   const resource = form.get('resource');
-  if (resource !== null && resource !== row.resource) return oauthError('invalid_target', 'resource differs from the authorization request');
-  const tokens = await issueTokens(deps.db, { familyId: row.id, clientId, userId: row.userId, resource: row.resource, scope: row.scope }, now);
-  return noStoreJson(tokens);
+  if (resource !== null && resource !== row.resource) return refuse(oauthError('invalid_target', 'resource differs from the authorization request'));
+  // One batch writes the tokens and spends the code, only while it is unused: of two racing
+  // exchanges one wins, and the other's replay revokes what the winner has already committed.
+  const { rows, response } = await mintTokens({ familyId: row.id, clientId, userId: row.userId, resource: row.resource, scope: row.scope }, now);
+  if (!(await redeemOAuthCode(deps.db, row.id, rows, now))) return replayed(deps, row.id, row.clientId, now);
+  return noStoreJson(response);
+}
+
+/** A used code was presented again: everything its grant produced is revoked (it may be a stolen copy). */
+async function replayed(deps: BinderyDeps, familyId: string, clientId: string, now: number): Promise<Response> {
+  const revoked = await revokeOAuthFamily(deps.db, familyId, now);
+  deps.log?.warn(`OAuth code replayed for client ${clientId}: ${revoked} token(s) from it revoked`);
+  return oauthError('invalid_grant', 'the code is unknown, used or expired');
 }
 
 async function refresh(deps: BinderyDeps, form: URLSearchParams, clientId: string): Promise<Response> {
@@ -68,14 +73,19 @@ async function refresh(deps: BinderyDeps, form: URLSearchParams, clientId: strin
   const row = await findOAuthToken(deps.db, await sha256Hex(token));
   if (!row || row.kind !== 'refresh') return invalid();
   if (row.clientId !== clientId) return oauthError('invalid_grant', 'the refresh token was issued to another client');
-  // Revoking it is the check: a token already revoked (or revoked by a racing refresh) is a reuse.
-  const rotated = row.revokedAt === null && (await revokeOAuthToken(deps.db, row.id, now));
-  if (!rotated) {
+  const reused = async () => {
     const revoked = await revokeOAuthFamily(deps.db, row.familyId, now);
     if (revoked) deps.log?.warn(`OAuth refresh token reused for client ${row.clientId}: its family (${revoked} live token(s)) revoked`);
     return invalid();
+  };
+  if (row.revokedAt !== null) return reused();
+  if (row.expiresAt <= now) {
+    await revokeOAuthToken(deps.db, row.id, now);
+    return invalid();
   }
-  if (row.expiresAt <= now) return invalid();
-  const tokens = await issueTokens(deps.db, { familyId: row.familyId, clientId, userId: row.userId, resource: row.resource, scope: row.scope }, now);
-  return noStoreJson(tokens);
+  // One batch revokes it and writes its successors, only while it is live: of two racing refreshes
+  // one wins, and the loser's family revocation (after the winner committed) ends the winner's too.
+  const { rows, response } = await mintTokens({ familyId: row.familyId, clientId, userId: row.userId, resource: row.resource, scope: row.scope }, now);
+  if (!(await rotateOAuthRefresh(deps.db, row.id, rows, now))) return reused();
+  return noStoreJson(response);
 }

@@ -43,16 +43,25 @@ export interface TokenResponse {
   refresh_token: string;
 }
 
-/** Issues an access token and a refresh token for a grant, stored (hashed) in one batch. */
-export async function issueTokens(db: BinderyDb, grant: Grant, now: number): Promise<TokenResponse> {
+type TokenRow = Parameters<typeof insertOAuthTokens>[1][number];
+
+/** A fresh access and refresh token for a grant: the rows to store (hashes only) and the answer to send. */
+export async function mintTokens(grant: Grant, now: number): Promise<{ rows: TokenRow[]; response: TokenResponse }> {
   const access = newSecret('bda');
   const refresh = newSecret('bdr');
   const common = { familyId: grant.familyId, clientId: grant.clientId, userId: grant.userId, resource: grant.resource, scope: grant.scope, createdAt: now };
-  await insertOAuthTokens(db, [
+  const rows: TokenRow[] = [
     { ...common, id: newId('oat'), tokenHash: await sha256Hex(access), kind: 'access', expiresAt: now + ACCESS_TTL_MS },
     { ...common, id: newId('ort'), tokenHash: await sha256Hex(refresh), kind: 'refresh', expiresAt: now + REFRESH_TTL_MS },
-  ]);
-  return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh };
+  ];
+  return { rows, response: { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh } };
+}
+
+/** Issues an access token and a refresh token for a grant, stored (hashed) in one batch. */
+export async function issueTokens(db: BinderyDb, grant: Grant, now: number): Promise<TokenResponse> {
+  const { rows, response } = await mintTokens(grant, now);
+  await insertOAuthTokens(db, rows);
+  return response;
 }
 
 /**

@@ -17,7 +17,9 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
-  | 'unsupported_token_type';
+  | 'unsupported_token_type'
+  /** RFC 6749 §4.1.2.1; also answered with 429/503 when registration is rate-limited or full. */
+  | 'temporarily_unavailable';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 

@@ -4,6 +4,9 @@ import type { BinderyDeps } from '../context.ts';
 import { constantTimeEqual } from '../encoding.ts';
 import { json } from '../http/responses.ts';
 import { sha256Hex } from '../ids.ts';
+import { parseIndexPath, parsePagePath } from '../http/pages.ts';
+import { isOAuthPath } from '../oauth/urls.ts';
+import { webRouteTemplate } from '../web/router.ts';
 import { METRICS_CONTENT_TYPE } from './metrics.ts';
 import { createTelemetry, type RequestRecord, type Telemetry } from './telemetry.ts';
 
@@ -17,22 +20,34 @@ export interface HttpObserver {
   wrap(request: Request, handle: () => Promise<Response>): Promise<Response>;
 }
 
-/** Paths served as they are; anything else is templated or, when nothing answered it, `unmatched`. */
-const STATIC_ROUTES = new Set(['/', '/mcp', '/healthz', '/readyz', '/metrics', '/login', '/logout', '/authorize', '/token', '/register', '/api']);
+/** Paths served as they are (besides the OAuth paths and the web app's routes). */
+const STATIC_ROUTES = new Set(['/mcp', '/healthz', '/readyz', '/metrics', '/api', '/api/openapi.json']);
 
-const API_ROUTES = new Set(['me', 'sets', 'bindings']);
+/** The REST routes (core/http/rest.ts): `/api/<name>` and, where there is one, `/api/<name>/:id`. */
+const API_ROUTES: Record<string, boolean> = { me: false, sets: true, bindings: true };
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** A request method as a label: the standard ones as they are, anything else `OTHER`. */
+export function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'OTHER';
+}
 
 /**
- * The route a request took, as a template that holds no secrets and few distinct values: page slugs,
- * ids and query strings (share secrets, cursors) never appear.
+ * The route a request took, as a label taken from the route tables (static paths, OAuth, the web
+ * app's routes, REST, page shapes), never from the request: ids, slugs, secrets and query strings never
+ * appear, and every path no route has shares `unmatched`. So the number of series is bounded by the
+ * code, and no client can fill the registry's cap and blind it to real traffic (issue 19).
  */
-export function routeTemplate(path: string, status: number): string {
-  if (STATIC_ROUTES.has(path)) return path;
-  if (/^\/@[^/]+\/?$/.test(path)) return '/@:space';
-  if (/^\/@[^/]+\/[^/]+\/?$/.test(path)) return '/@:space/:slug';
-  const api = /^\/api\/([a-z][a-z0-9_.-]{0,30})(\/[^/]+)?\/?$/.exec(path);
-  if (api && (status !== 404 || API_ROUTES.has(api[1]!))) return `/api/${api[1]}${api[2] ? '/:id' : ''}`;
-  if (/^\/\.well-known\/[a-z][a-z0-9-]{0,60}$/.test(path) && status !== 404) return path;
+export function routeTemplate(path: string): string {
+  if (STATIC_ROUTES.has(path) || isOAuthPath(path)) return path;
+  const web = webRouteTemplate(path);
+  if (web) return web;
+  if (parseIndexPath(path)) return '/@:space';
+  if (parsePagePath(path)) return '/@:space/:slug';
+  const api = /^\/api\/([a-z]+)(\/[^/]+)?\/?$/.exec(path);
+  const withId = api && API_ROUTES[api[1]!];
+  if (api && withId !== undefined && (withId || !api[2])) return `/api/${api[1]}${api[2] ? '/:id' : ''}`;
   return 'unmatched';
 }
 
@@ -106,12 +121,13 @@ export function createHttpObserver(deps: BinderyDeps, opts: { sessionsOpen: () =
         return res;
       } finally {
         const path = new URL(request.url).pathname;
-        const route = routeTemplate(path, status);
-        telemetry.metrics.observeRequest(request.method, route, status);
+        const route = routeTemplate(path);
+        const method = methodLabel(request.method);
+        telemetry.metrics.observeRequest(method, route, status);
         if (telemetry.writeLine) {
           const outcome = status >= 500 ? 'server_error' : status >= 400 ? 'client_error' : record.toolErrors ? 'tool_error' : 'ok';
           // Only what is listed here is logged: never bodies, headers, query strings or path slugs.
-          const line = { time: new Date().toISOString(), level: 'info', msg: 'http', requestId: requestId(request), method: request.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10, tools: record.tools, responseTokens: record.tokens, outcome };
+          const line = { time: new Date().toISOString(), level: 'info', msg: 'http', requestId: requestId(request), method, route, status, ms: Math.round((performance.now() - started) * 10) / 10, tools: record.tools, responseTokens: record.tokens, outcome };
           telemetry.writeLine(JSON.stringify(line));
         }
       }

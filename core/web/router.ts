@@ -26,6 +26,20 @@ const ROUTES: WebRoute[] = [...authRoutes, ...listRoutes, ...bindingRoutes, ...e
 
 const WEB_PATH = /^\/(?:$|login\/[^/]+$|logout$|new$|trash$|web\/app\.(?:css|js)$|(?:spaces|sets|shares|b|comments)(?:\/|$))/;
 
+/** A route's metrics label, read off its pattern: `^/b/(bnd_…)/diff$` → `/b/:id/diff` (every group is an id or a secret). */
+function routeLabel(pattern: RegExp): string {
+  return pattern.source.replace(/^\^/, '').replace(/\$$/, '').replace(/\((?:[^()\\]|\\.)*\)/g, ':id').replace(/\\\//g, '/');
+}
+
+const ASSETS = ['/web/app.css', '/web/app.js'];
+
+/** The route-table label of a web-app path (any method), or undefined when no web route has that shape. */
+export function webRouteTemplate(path: string): string | undefined {
+  if (ASSETS.includes(path)) return path;
+  const route = ROUTES.find((r) => r.path.test(path));
+  return route && routeLabel(route.path);
+}
+
 /** Whether a path belongs to the web app (the dispatch in core/http/app.ts asks this first). */
 export function isWebPath(path: string): boolean {
   return WEB_PATH.test(path);

@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { oauthClientsTable, oauthCodesTable, oauthTokensTable, usersTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
+import { insertWhere, rowsAffected, runBatch } from './guarded.ts';
 
 export type OAuthClientRow = typeof oauthClientsTable.$inferSelect;
 export type OAuthCodeRow = typeof oauthCodesTable.$inferSelect;
@@ -9,6 +10,30 @@ export type OAuthTokenRow = typeof oauthTokensTable.$inferSelect;
 /** Stores a dynamically registered client. */
 export async function insertOAuthClient(db: BinderyDb, row: typeof oauthClientsTable.$inferInsert): Promise<void> {
   await db.insert(oauthClientsTable).values(row);
+}
+
+/** A client is pending until a code has been issued to it (someone allowed it on the consent page). */
+const pendingClient = sql`${oauthClientsTable.id} NOT IN (SELECT ${oauthCodesTable.clientId} FROM ${oauthCodesTable})`;
+
+/**
+ * Stores a registered client unless `maxPending` clients are already pending; false when refused.
+ * The count is made by the insert itself, so racing registrations cannot overshoot the cap.
+ */
+export async function insertOAuthClientCapped(db: BinderyDb, row: typeof oauthClientsTable.$inferInsert, maxPending: number): Promise<boolean> {
+  const guard = sql`(SELECT count(*) FROM (SELECT 1 FROM ${oauthClientsTable} WHERE ${pendingClient} LIMIT ${maxPending})) < ${maxPending}`;
+  return rowsAffected(await insertWhere(db, oauthClientsTable, row, guard)) === 1;
+}
+
+/** Pending clients registered before `before` (never used for an authorization): deleted; returns how many. */
+export async function pruneStaleOAuthClients(db: BinderyDb, before: number): Promise<number> {
+  const noTokens = sql`${oauthClientsTable.id} NOT IN (SELECT ${oauthTokensTable.clientId} FROM ${oauthTokensTable})`;
+  return rowsAffected(await db.delete(oauthClientsTable).where(and(lt(oauthClientsTable.createdAt, before), pendingClient, noTokens)));
+}
+
+/** How many clients are pending (tests and the bench read it). */
+export async function countPendingOAuthClients(db: BinderyDb): Promise<number> {
+  const row = await db.select({ n: sql<number>`count(*)` }).from(oauthClientsTable).where(pendingClient).get();
+  return Number(row?.n ?? 0);
 }
 
 /** A registered client by id. */
@@ -32,6 +57,38 @@ export async function consumeOAuthCode(db: BinderyDb, codeHash: string, now: num
     .where(and(eq(oauthCodesTable.codeHash, codeHash), isNull(oauthCodesTable.usedAt)))
     .returning();
   return rows[0];
+}
+
+type TokenInsert = typeof oauthTokensTable.$inferInsert;
+
+/**
+ * Redeems a live code for tokens in one batch: the tokens are written only while the code is unused,
+ * and the code is marked used by the same batch. True when this call won; false when another use got
+ * there first (then nothing was written). Writing the tokens after a separate "mark used" let a racing
+ * replay revoke the family before the winner's tokens existed, so they survived it.
+ */
+export async function redeemOAuthCode(db: BinderyDb, codeId: string, tokens: TokenInsert[], now: number): Promise<boolean> {
+  const unused = sql`EXISTS (SELECT 1 FROM ${oauthCodesTable} WHERE ${oauthCodesTable.id} = ${codeId} AND ${oauthCodesTable.usedAt} IS NULL)`;
+  const results = await runBatch(db, [
+    ...tokens.map((row) => insertWhere(db, oauthTokensTable, row, unused)),
+    db.update(oauthCodesTable).set({ usedAt: now }).where(and(eq(oauthCodesTable.id, codeId), isNull(oauthCodesTable.usedAt))),
+  ]);
+  return rowsAffected(results.at(-1)) === 1;
+}
+
+/**
+ * Rotates a live refresh token in one batch: the new tokens are written only while the old one is live,
+ * and the old one is revoked by the same batch. True when this call won; false when it was already
+ * revoked (a reuse: nothing was written, and the caller revokes the family, which now includes every
+ * token the winner wrote, since the winner's batch has committed).
+ */
+export async function rotateOAuthRefresh(db: BinderyDb, refreshId: string, tokens: TokenInsert[], now: number): Promise<boolean> {
+  const live = sql`EXISTS (SELECT 1 FROM ${oauthTokensTable} WHERE ${oauthTokensTable.id} = ${refreshId} AND ${oauthTokensTable.revokedAt} IS NULL)`;
+  const results = await runBatch(db, [
+    ...tokens.map((row) => insertWhere(db, oauthTokensTable, row, live)),
+    db.update(oauthTokensTable).set({ revokedAt: now }).where(and(eq(oauthTokensTable.id, refreshId), isNull(oauthTokensTable.revokedAt))),
+  ]);
+  return rowsAffected(results.at(-1)) === 1;
 }
 
 /** A code by hash whatever its state (to tell a replay from an unknown code). */

@@ -2,7 +2,7 @@
 // in-memory database, with a clock the test moves, a signed-in browser session for alice, and the steps
 // of the OAuth dance as helpers, so each refusal can be checked against the RFC's error.
 import { expect } from 'bun:test';
-import { createHttpApp, type HttpApp } from '../../core/http/app.ts';
+import { createHttpApp, type HttpApp, type HttpAppOptions } from '../../core/http/app.ts';
 import { parseConfig } from '../../core/index.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { createLoginLink, signIn } from '../../core/web/session.ts';
@@ -28,8 +28,9 @@ export interface OAuthWorld {
   close(): Promise<void>;
 }
 
-export async function oauthWorld(): Promise<OAuthWorld> {
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager', BINDERY_PUBLIC_URL: BASE });
+/** The world on `url` (default an in-memory database; a `file:` URL for races against a real file). */
+export async function oauthWorld(url = ':memory:', appOptions: Omit<HttpAppOptions, 'deps'> = {}): Promise<OAuthWorld> {
+  const config = parseConfig({ BINDERY_DB_URL: url, BINDERY_TOOL_MODE: 'eager', BINDERY_PUBLIC_URL: BASE });
   const database = createDatabase({ url: config.dbUrl });
   await migrate(database.db);
   let clock = Date.now();
@@ -37,7 +38,7 @@ export async function oauthWorld(): Promise<OAuthWorld> {
   const alice = await ensureCaller(deps, 'alice');
   const link = await createLoginLink(deps, alice.id);
   const session = await signIn(deps, link.url.split('/login/')[1]!);
-  const app = createHttpApp({ deps });
+  const app = createHttpApp({ deps, ...appOptions });
   const world: OAuthWorld = {
     app,
     deps,

@@ -189,13 +189,47 @@ describe('JSON request log', () => {
     expect(parsed.some((p) => p.route === '/metrics' && p.status === 200)).toBe(true);
   });
 
-  test('route templates hold no ids or slugs', () => {
-    expect(routeTemplate('/api/bindings/bnd_abc', 200)).toBe('/api/bindings/:id');
-    expect(routeTemplate('/api/zzz', 404)).toBe('unmatched');
-    expect(routeTemplate('/@bob/plan', 404)).toBe('/@:space/:slug');
-    expect(routeTemplate('/@bob', 200)).toBe('/@:space');
-    expect(routeTemplate('/.well-known/oauth-authorization-server', 200)).toBe('/.well-known/oauth-authorization-server');
-    expect(routeTemplate('/random-thing', 404)).toBe('unmatched');
+  test('route templates come from the route table: no ids or slugs, one label for anything unknown', () => {
+    expect(routeTemplate('/api/bindings/bnd_abc')).toBe('/api/bindings/:id');
+    expect(routeTemplate('/api/zzz')).toBe('unmatched');
+    expect(routeTemplate('/api/junk/deeper/still')).toBe('unmatched');
+    expect(routeTemplate('/@bob/plan')).toBe('/@:space/:slug');
+    expect(routeTemplate('/@bob')).toBe('/@:space');
+    expect(routeTemplate('/.well-known/oauth-authorization-server')).toBe('/.well-known/oauth-authorization-server');
+    expect(routeTemplate('/.well-known/anything-else')).toBe('unmatched');
+    expect(routeTemplate('/random-thing')).toBe('unmatched');
+    // Web pages carry their route-table label (issue 21: they were all "unmatched").
+    expect(routeTemplate('/b/bnd_abc123/diff')).toBe('/b/:id/diff');
+    expect(routeTemplate('/b/bnd_abc123/edit')).toBe('/b/:id/edit');
+    expect(routeTemplate('/sets/set_x1')).toBe('/sets/:id');
+    expect(routeTemplate('/login/some-secret-token')).toBe('/login/:id');
+    expect(routeTemplate('/')).toBe('/');
+    expect(routeTemplate('/web/app.css')).toBe('/web/app.css');
+    expect(routeTemplate('/b/not-an-id/diff')).toBe('unmatched');
+  });
+});
+
+describe('metrics cannot be blinded (issue 19 item 4)', () => {
+  test('3,000 anonymous junk paths under /api/ add one series; real traffic after them is still counted', async () => {
+    const m = new Metrics();
+    const telemetry = createTelemetry({ metrics: m });
+    const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_METRICS_TOKEN: TOKEN, BINDERY_TOOL_MODE: 'eager' });
+    const flooded = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config, telemetry } });
+    for (let i = 0; i < 3_000; i++) await flooded.fetch(new Request(`${BASE}/api/junk-${i}`, { method: i % 2 ? 'GET' : 'PROPFIND' }));
+    await flooded.fetch(new Request(`${BASE}/readyz`));
+    await flooded.fetch(new Request(`${BASE}/api/me`, { headers: { Authorization: `Bearer ${seed.aliceKey}` } }));
+    await flooded.fetch(new Request(`${BASE}/b/bnd_abc123/diff?from=1&to=2`));
+    const text = await (await flooded.fetch(new Request(`${BASE}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } }))).text();
+    const s = samples(text);
+    const http = [...s.keys()].filter((k) => k.startsWith('bindery_http_requests_total'));
+    expect(http.filter((k) => k.includes('junk'))).toEqual([]);
+    expect(s.get('bindery_http_requests_total{method="GET",route="unmatched",status="401"}')).toBe(1_500);
+    expect(s.get('bindery_http_requests_total{method="OTHER",route="unmatched",status="401"}')).toBe(1_500);
+    expect(s.get('bindery_http_requests_total{method="GET",route="/readyz",status="200"}')).toBe(1);
+    expect(s.get('bindery_http_requests_total{method="GET",route="/api/me",status="200"}')).toBe(1);
+    expect(s.get('bindery_http_requests_total{method="GET",route="/b/:id/diff",status="401"}')).toBe(1);
+    expect(http.length).toBeLessThanOrEqual(5);
+    await flooded.close();
   });
 });
 

@@ -1,4 +1,3 @@
-import { diffLines } from 'diff';
 import { listVersionRows, versionContent } from '../../../db/store/bindings.ts';
 import { canComment } from '../../../db/store/comments.ts';
 import { tierCost } from '../../budget/tier.ts';
@@ -14,6 +13,8 @@ import { html, num, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { HUMAN } from './common.ts';
+import { lineDiffPaced, type LineDiff } from '../line-diff.ts';
+import { createWorkGate } from '../work-gate.ts';
 import { shareForm, shareRows } from './shares.ts';
 
 // A binding's page: the version (current or `?v=`), its exact cost per tier, every version with its
@@ -24,21 +25,66 @@ import { shareForm, shareRows } from './shares.ts';
 const ID = '(bnd_[A-Za-z0-9_-]{1,64})';
 const versionParam = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : undefined);
 
+/** Unchanged lines shown around each change; longer unchanged stretches fold into one line. */
+const CONTEXT_LINES = 3;
+/** Lines a diff shows at most: the page stays small whatever the versions (the counts stay exact). */
+const MAX_SHOWN_LINES = 2000;
+
+/** Diff work runs one at a time, eight more may wait; a flood of diff requests slows only itself. */
+const diffGate = createWorkGate(1, 8);
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
- * Line diff of two texts (jsdiff's Myers diff): removed lines, added lines, unchanged lines. Past
- * `maxEditLength` changes it gives up (undefined) instead of spending seconds on two unrelated texts.
+ * Line diffs of text pairs (line-diff.ts: Myers' diff within a step budget, paced), computed through
+ * the diff gate; undefined when the gate is full (the caller answers 503 with diffBusy).
  */
-export function diffView(a: string, b: string): Html {
-  const changes = diffLines(a, b, { maxEditLength: 4000 });
-  if (!changes) return html`<p class="note">These versions differ in too many places to show line by line.</p>`;
-  const lines = changes.flatMap((c) => {
-    const cls = c.added ? 'add' : c.removed ? 'del' : 'same';
-    const label = c.added ? 'added' : c.removed ? 'removed' : 'unchanged';
-    return c.value.replace(/\n$/, '').split('\n').map((l) => html`<div class="${cls}"><span class="skip">${label}: </span>${l}</div>`);
+export async function diffViews(pairs: [string, string][]): Promise<Html[] | undefined> {
+  return diffGate.run(async () => {
+    const out: Html[] = [];
+    for (const [a, b] of pairs) out.push(diffView(await lineDiffPaced(a, b, nextTurn)));
+    return out;
   });
-  const added = changes.filter((c) => c.added).reduce((n, c) => n + (c.count ?? 0), 0);
-  const removed = changes.filter((c) => c.removed).reduce((n, c) => n + (c.count ?? 0), 0);
-  return html`<p class="meta">${added} line${added === 1 ? '' : 's'} added, ${removed} removed.</p><div class="diff" role="region" aria-label="differences">${lines}</div>`;
+}
+
+/** The page for a diff the gate turned away. */
+export const diffBusy = (ctx: WebContext): Response =>
+  page(layout('Busy', ctx.user, html`<h1>Busy</h1><p>Bindery is computing other comparisons right now. Try again in a few seconds.</p>`), 503, { 'Retry-After': '5' });
+
+/**
+ * A computed line diff as HTML: removed, added and, around each change, unchanged lines. When the
+ * budget ran out the changed middle is shown as removed then added, with a note; either way the page
+ * shows at most MAX_SHOWN_LINES lines.
+ */
+export function diffView(d: LineDiff): Html {
+  const lines: Html[] = [];
+  const line = (cls: string, label: string, text: string) => html`<div class="${cls}"><span class="skip">${label}: </span>${text}</div>`;
+  let hidden = 0;
+  const show = (item: Html) => (lines.length < MAX_SHOWN_LINES ? lines.push(item) : hidden++);
+  d.runs.forEach((run, i) => {
+    if (run.kind !== 'same') {
+      const side = run.kind === 'add' ? d.b : d.a;
+      for (let j = run.start; j < run.start + run.count; j++) {
+        if (lines.length >= MAX_SHOWN_LINES) {
+          hidden += run.start + run.count - j;
+          break;
+        }
+        show(run.kind === 'add' ? line('add', 'added', side[j]!) : line('del', 'removed', side[j]!));
+      }
+      return;
+    }
+    const before = i > 0 ? CONTEXT_LINES : 0;
+    const after = i < d.runs.length - 1 ? CONTEXT_LINES : 0;
+    if (run.count <= before + after + 1) {
+      for (let j = run.start; j < run.start + run.count; j++) show(line('same', 'unchanged', d.a[j]!));
+      return;
+    }
+    for (let j = run.start; j < run.start + before; j++) show(line('same', 'unchanged', d.a[j]!));
+    show(html`<div class="fold meta">⋯ ${num(run.count - before - after)} unchanged lines</div>`);
+    for (let j = run.start + run.count - after; j < run.start + run.count; j++) show(line('same', 'unchanged', d.a[j]!));
+  });
+  const note = d.complete ? '' : html`<p class="note">These versions are too different to show line by line in full: the changed part is shown as removed, then added.</p>`;
+  const more = hidden ? html`<p class="note">${num(hidden)} more lines are not shown.</p>` : '';
+  return html`${note}<p class="meta">${d.added} line${d.added === 1 ? '' : 's'} added, ${d.removed} removed.</p><div class="diff" role="region" aria-label="differences">${lines}</div>${more}`;
 }
 
 /** A comment, with who wrote it (a person or an assistant and its model) shown by text and style. */
@@ -104,10 +150,13 @@ async function diff(ctx: WebContext, id: string): Promise<Response> {
   const b = await readBinding(ctx.core, ctx.user.caller, id, { version: to, withContent: true });
   const text = async (r: typeof a) => r.content ?? (await versionContent(ctx.deps.db, id, r.number)) ?? '';
   const side = (r: typeof a) => html`v${r.number} ${provenance(r.source, r.model)} <span class="meta">${when(r.createdAt)} · ${num(r.contentTokenCount)} tokens</span>`;
+  const summaryChanged = a.summary !== b.summary;
+  const views = await diffViews([...(summaryChanged ? [[a.summary, b.summary] as [string, string]] : []), [await text(a), await text(b)]]);
+  if (!views) return diffBusy(ctx);
   const body = html`<p class="meta"><a href="/b/${id}">← ${b.name}</a></p><h1>Changes from v${from} to v${to}</h1>
 <p>From ${side(a)}<br>To ${side(b)}</p>
-${a.name !== b.name ? html`<p>Name: “${a.name}” → “${b.name}”</p>` : ''}${a.summary !== b.summary ? html`<h2>Summary</h2>${diffView(a.summary, b.summary)}` : ''}
-<h2>Content</h2>${diffView(await text(a), await text(b))}`;
+${a.name !== b.name ? html`<p>Name: “${a.name}” → “${b.name}”</p>` : ''}${summaryChanged ? html`<h2>Summary</h2>${views[0]!}` : ''}
+<h2>Content</h2>${views.at(-1)!}`;
   return page(layout(`Diff ${b.name}`, ctx.user, body));
 }
 

@@ -8,7 +8,7 @@ import { content, keyPoints, name, summary } from '../../tools/schema.ts';
 import { html, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
-import { diffView } from './binding.ts';
+import { diffViews } from './binding.ts';
 import { linesOf } from './bindings.ts';
 import { HUMAN } from './common.ts';
 
@@ -83,6 +83,9 @@ async function save(ctx: WebContext, id: string): Promise<Response> {
     // Someone saved first: show theirs, keep yours in the form (now on top of theirs).
     const theirs = await readBinding(ctx.core, ctx.user.caller, id, { withContent: true });
     const theirContent = theirs.content ?? (await versionContent(ctx.deps.db, id, theirs.number)) ?? '';
+    const views = await diffViews([[theirContent, draft.content]]);
+    // Turned away by the diff gate: the conflict page still keeps both texts, only the diff is left out.
+    const changes = views ? views[0]! : html`<p class="note">Bindery is busy; the line-by-line differences are left out this time.</p>`;
     const conflict = html`<div class="error" role="alert"><strong>Someone saved version ${theirs.currentVersion} while you were editing.</strong>
 Nothing was overwritten. Your text is still in the form below. Compare, merge what you want, and save again to put yours on top of version ${theirs.currentVersion}.</div>
 <div class="sides"><section aria-labelledby="theirs-h"><h2 id="theirs-h">Theirs: version ${theirs.currentVersion}</h2>
@@ -90,7 +93,7 @@ Nothing was overwritten. Your text is still in the form below. Compare, merge wh
 <pre class="src" id="theirs">${theirContent}</pre></section>
 <section aria-labelledby="yours-h"><h2 id="yours-h">Yours (not saved)</h2><p class="meta">${provenance('human', null)}</p><p><strong>${draft.name}</strong></p><p>${draft.summary}</p>
 <pre class="src" id="yours">${draft.content}</pre></section></div>
-<h2>From theirs to yours</h2>${diffView(theirContent, draft.content)}`;
+<h2>From theirs to yours</h2>${changes}`;
     return page(layout(`Conflict: ${draft.name}`, ctx.user, editForm(ctx, id, { ...draft, expectedVersion: theirs.currentVersion }, { conflict })), 409);
   }
 }
