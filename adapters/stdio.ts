@@ -6,6 +6,15 @@ import { ensureCaller } from '../core/services/prepare.ts';
 import { openRuntime } from './runtime.ts';
 import { DRAIN_MS, flushStdout, onTerminate, trackInFlight } from './shutdown.ts';
 
+/**
+ * The line a person sees when they start the server on a terminal (stdin is a TTY): what it waits
+ * for and how to connect a client, instead of silence. None when a client drives it over pipes.
+ */
+export function terminalHint(stdinIsTTY: boolean | undefined, dbUrl: string): string | undefined {
+  if (!stdinIsTTY) return undefined;
+  return `bindery: MCP server on stdio, database ${dbUrl}: this is for an MCP client, not for typing; run "bindery connect claude-desktop" (or claude-code, cursor, vscode, …) to set one up. Ctrl-C quits.`;
+}
+
 /** Serves MCP over this process's stdin/stdout as BINDERY_USER. */
 export async function runStdio(): Promise<void> {
   const { deps, config, database } = await openRuntime(process.env, { upkeep: true });
@@ -35,6 +44,8 @@ export async function runStdio(): Promise<void> {
   };
   process.stdin.once('end', () => void close().finally(() => process.exit(0)));
   onTerminate(close, (line) => deps.log?.info(line));
+  const hint = terminalHint(process.stdin.isTTY, config.dbUrl);
+  if (hint) process.stderr.write(`${hint}\n`);
   deps.log?.info(`stdio ready as @${caller.handle} (${config.dbUrl}, mode ${config.toolMode}, ${config.tokenizer})`);
 }
 
