@@ -31,6 +31,8 @@ if (!command || !COMMANDS.includes(command)) {
   console.error(asked ? `bindery: unknown command "${command}"\n${USAGE}` : USAGE);
   process.exit(asked ? 2 : 0);
 }
+// The stdio server's tokenizer starts on a worker thread before its modules load (./tokenizer-thread.ts).
+if (command === 'stdio') (await import('./tokenizer-thread.ts')).startTokenizerEarly(process.env);
 try {
   const mod = (await import(`./cli/${command}.ts`)) as { main(args: string[]): Promise<number> };
   const code = await mod.main(rest);

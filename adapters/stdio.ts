@@ -1,9 +1,11 @@
 #!/usr/bin/env bun
 // stdio adapter (`bun run start`): the local default. stdout carries only MCP messages; logs go to stderr.
+import './stdio-early.ts';
 import { createBinderyServer } from '../core/index.ts';
 import { LineTransport } from '../core/protocol/line-transport.ts';
 import { ensureCaller } from '../core/services/prepare.ts';
 import { openRuntime } from './runtime.ts';
+import { takeEarlyTokenizer } from './tokenizer-thread.ts';
 import { DRAIN_MS, flushStdout, onTerminate, trackInFlight } from './shutdown.ts';
 
 /**
@@ -17,7 +19,7 @@ export function terminalHint(stdinIsTTY: boolean | undefined, dbUrl: string): st
 
 /** Serves MCP over this process's stdin/stdout as BINDERY_USER. */
 export async function runStdio(): Promise<void> {
-  const { deps, config, database } = await openRuntime(process.env, { upkeep: true });
+  const { deps, config, database } = await openRuntime(process.env, { upkeep: true, tokens: takeEarlyTokenizer });
   const caller = await ensureCaller(deps, config.user);
   const server = createBinderyServer(deps, { caller });
   // Lines up to what the content limit may take once JSON-escaped (up to 6 bytes a byte) are read,
