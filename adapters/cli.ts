@@ -7,6 +7,8 @@ import { UsageError } from './cli/args.ts';
 const USAGE = `usage: bindery <command>
   stdio                          MCP over stdio (same as bun run start)
   serve                          MCP over Streamable HTTP (same as bun run serve)
+  connect <client> [--write]     print (or merge into the client's file) the configuration for
+                                 claude-desktop, claude-code, cursor, vscode, windsurf, gemini-cli
   migrate [--print-sql [--since <tag>]]  create or upgrade the database (BINDERY_DB_URL); --print-sql: SQL for D1
   import <dir> [--space <slug>]  every .md file under <dir> becomes a binding (in that space)
   export <dir> [--space <slug>]  every binding becomes <dir>/<space>/<slug>.md (front matter + content)
@@ -21,7 +23,7 @@ const USAGE = `usage: bindery <command>
   restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)
   embed                          fill missing embedding vectors (only with BINDERY_EMBEDDINGS_URL)`;
 
-const COMMANDS = ['stdio', 'serve', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore', 'embed'];
+const COMMANDS = ['stdio', 'serve', 'connect', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore', 'embed'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {
@@ -29,6 +31,8 @@ if (!command || !COMMANDS.includes(command)) {
   console.error(asked ? `bindery: unknown command "${command}"\n${USAGE}` : USAGE);
   process.exit(asked ? 2 : 0);
 }
+// The stdio server's tokenizer starts on a worker thread before its modules load (./tokenizer-thread.ts).
+if (command === 'stdio') (await import('./tokenizer-thread.ts')).startTokenizerEarly(process.env);
 try {
   const mod = (await import(`./cli/${command}.ts`)) as { main(args: string[]): Promise<number> };
   const code = await mod.main(rest);

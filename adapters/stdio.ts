@@ -1,14 +1,25 @@
 #!/usr/bin/env bun
 // stdio adapter (`bun run start`): the local default. stdout carries only MCP messages; logs go to stderr.
+import './stdio-early.ts';
 import { createBinderyServer } from '../core/index.ts';
 import { LineTransport } from '../core/protocol/line-transport.ts';
 import { ensureCaller } from '../core/services/prepare.ts';
 import { openRuntime } from './runtime.ts';
+import { takeEarlyTokenizer } from './tokenizer-thread.ts';
 import { DRAIN_MS, flushStdout, onTerminate, trackInFlight } from './shutdown.ts';
+
+/**
+ * The line a person sees when they start the server on a terminal (stdin is a TTY): what it waits
+ * for and how to connect a client, instead of silence. None when a client drives it over pipes.
+ */
+export function terminalHint(stdinIsTTY: boolean | undefined, dbUrl: string): string | undefined {
+  if (!stdinIsTTY) return undefined;
+  return `bindery: MCP server on stdio, database ${dbUrl}: this is for an MCP client, not for typing; run "bindery connect claude-desktop" (or claude-code, cursor, vscode, …) to set one up. Ctrl-C quits.`;
+}
 
 /** Serves MCP over this process's stdin/stdout as BINDERY_USER. */
 export async function runStdio(): Promise<void> {
-  const { deps, config, database } = await openRuntime(process.env, { upkeep: true });
+  const { deps, config, database } = await openRuntime(process.env, { upkeep: true, tokens: takeEarlyTokenizer });
   const caller = await ensureCaller(deps, config.user);
   const server = createBinderyServer(deps, { caller });
   // Lines up to what the content limit may take once JSON-escaped (up to 6 bytes a byte) are read,
@@ -35,6 +46,8 @@ export async function runStdio(): Promise<void> {
   };
   process.stdin.once('end', () => void close().finally(() => process.exit(0)));
   onTerminate(close, (line) => deps.log?.info(line));
+  const hint = terminalHint(process.stdin.isTTY, config.dbUrl);
+  if (hint) process.stderr.write(`${hint}\n`);
   deps.log?.info(`stdio ready as @${caller.handle} (${config.dbUrl}, mode ${config.toolMode}, ${config.tokenizer})`);
 }
 

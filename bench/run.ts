@@ -33,9 +33,9 @@ const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math
 const at = new Date().toISOString();
 writeFileSync(join(dir, 'results', filter ? `latest-${filter}.json` : 'latest.json'), JSON.stringify({ at, machine, sections, table }, null, 2) + '\n');
 
-// A full run also refreshes the README's benchmark table (between its bench markers).
+// A full run also refreshes the benchmark table in docs/benchmarks.md (between its bench markers).
 if (!filter) {
-  const readme = join(dir, '..', 'README.md');
+  const readme = join(dir, '..', 'docs', 'benchmarks.md');
   const text = readFileSync(readme, 'utf8');
   const start = text.indexOf('<!-- bench:start -->');
   const end = text.indexOf('<!-- bench:end -->');

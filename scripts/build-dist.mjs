@@ -5,10 +5,21 @@
 // before `prepare`), relative `.ts` imports rewritten to `.js`; no bundling, so dist/ mirrors the tree
 // and bare imports stay for Node to resolve. Only dist/core, dist/db and dist/adapters are replaced:
 // dist/worker (the Workers bundle, `bun run build:worker`) survives an install.
+// Without TypeScript (a global install or `npm install --omit=dev` from a clone, where npm runs
+// `prepare` before any devDependency is there) it builds nothing and says so: the `bindery` command
+// runs the sources on Bun and needs no dist/; only Node embedders do, and they install with dev deps.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+
+const ts = await import('typescript').then((m) => m.default, (err) => {
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+  return undefined;
+});
+if (!ts) {
+  console.log('dist: skipped (typescript is not installed); the bindery command runs on Bun without it, and Node embedders get dist/ from `npm install` with dev dependencies');
+  process.exit(0);
+}
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');

@@ -20,7 +20,7 @@ export async function handleGrantsGet(deps: BinderyDeps, request: Request): Prom
     )
     .join('');
   const list = grants.length ? `<ul>${rows}</ul>` : '<p>No app is connected.</p>';
-  return htmlPage('Connected apps', `<h1>Apps using Bindery as @${esc(user.caller.handle)}</h1>${list}`);
+  return htmlPage('Connected apps', `<p><a href="/">← Bindery</a></p><h1>Apps using Bindery as @${esc(user.caller.handle)}</h1>${list}`);
 }
 
 /** POST /oauth/grants: revokes one of the person's grants. */

@@ -53,7 +53,9 @@ th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd;vertical
 .comment{border:1px solid #ccc;border-radius:4px;padding:.5rem .8rem;margin:.5rem 0}
 .comment.llm{border-style:dashed;border-color:#4a148c;background:#faf5ff}
 .comment.human{border-left:4px solid #1b5e20}
-.items li{display:flex;flex-wrap:wrap;gap:.6rem;align-items:center}
+.items li{display:grid;grid-template-columns:2rem minmax(0,1fr) 12rem 12.5rem 25rem;gap:.6rem;align-items:center}
+.items .actions{display:grid;grid-template-columns:6rem 7rem 6.5rem 4.5rem;gap:.3rem}
+@media (max-width:72rem){.items li{display:flex;flex-wrap:wrap}}
 .items li.dragging{opacity:.5}
 .items .pos{font-variant-numeric:tabular-nums;color:#555;min-width:2rem}
 .fit{color:#1b5e20}.nofit{color:#7a0d10}
@@ -85,3 +87,6 @@ document.addEventListener('DOMContentLoaded', function () {
   });
 });
 `;
+
+/** The tab icon: a small bound book (SVG), served at /favicon.ico too, which browsers ask for unprompted. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="5" y="3" width="22" height="26" rx="3" fill="#0b4fa8"/><rect x="9" y="3" width="3" height="26" fill="#083b7e"/><rect x="15" y="9" width="9" height="2" rx="1" fill="#fff"/><rect x="15" y="14" width="9" height="2" rx="1" fill="#fff"/><rect x="15" y="19" width="6" height="2" rx="1" fill="#fff"/></svg>`;

@@ -41,12 +41,12 @@ export function postButton(user: WebUser, action: string, label: string, opts: {
 /** The page frame: header with navigation and sign-out for a signed-in person. */
 export function layout(title: string, user: WebUser | undefined, main: Html, opts: { flash?: string; error?: string } = {}): Html {
   const nav = user
-    ? html`<nav aria-label="Main"><a href="/">Bindings</a><a href="/spaces">Spaces</a><a href="/sets">Sets</a><a href="/shares">Shares</a><a href="/new">New binding</a><a href="/trash">Deleted</a>
+    ? html`<nav aria-label="Main"><a href="/">Bindings</a><a href="/spaces">Spaces</a><a href="/sets">Sets</a><a href="/shares">Shares</a><a href="/new">New binding</a><a href="/trash">Deleted</a><a href="/oauth/grants">Connected apps</a>
 <span class="who">@${user.caller.handle}</span>${postButton(user, '/logout', 'Sign out', { cls: 'link' })}</nav>`
     : html``;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Bindery</title><link rel="stylesheet" href="/web/app.css"><script src="/web/app.js" defer></script></head>
+<title>${title} · Bindery</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/web/app.css"><script src="/web/app.js" defer></script></head>
 <body><header class="top"><a class="brand" href="/">Bindery</a>${nav}</header>
 <main id="main">
 ${opts.flash ? html`<p class="flash" role="status">${opts.flash}</p>` : ''}${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ''}

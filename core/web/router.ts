@@ -4,7 +4,7 @@ import { BinderyError } from '../errors.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { restContext } from '../http/rest-tools.ts';
 import type { CoreDeps } from '../services/bindings.ts';
-import { APP_CSS, APP_JS } from './assets.ts';
+import { APP_CSS, APP_JS, FAVICON_SVG } from './assets.ts';
 import { html } from './html.ts';
 import { layout, notFound, page } from './layout.ts';
 import { csrfOk, CSRF_FIELD, webUser } from './session.ts';
@@ -24,7 +24,7 @@ import { spaceRoutes } from './pages/spaces.ts';
 /** What a page handler gets. */
 const ROUTES: WebRoute[] = [...authRoutes, ...listRoutes, ...bindingRoutes, ...editRoutes, ...setRoutes, ...shareRoutes, ...spaceRoutes];
 
-const WEB_PATH = /^\/(?:$|login\/[^/]+$|logout$|new$|trash$|web\/app\.(?:css|js)$|(?:spaces|sets|shares|b|comments)(?:\/|$))/;
+const WEB_PATH = /^\/(?:$|login\/[^/]+$|logout$|new$|trash$|web\/app\.(?:css|js)$|favicon\.(?:ico|svg)$|(?:spaces|sets|shares|b|comments)(?:\/|$))/;
 
 /** A route's metrics label, read off its pattern: `^/b/(bnd_…)/diff$` → `/b/:id/diff` (every group is an id or a secret). */
 function routeLabel(pattern: RegExp): string {
@@ -54,6 +54,7 @@ export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Re
   const path = url.pathname;
   if (path === '/web/app.css') return asset(APP_CSS, 'text/css');
   if (path === '/web/app.js') return asset(APP_JS, 'text/javascript');
+  if (path === '/favicon.ico' || path === '/favicon.svg') return asset(FAVICON_SVG, 'image/svg+xml');
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const user = await webUser(deps, request);
   let matched: { route: WebRoute; m: RegExpExecArray } | undefined;

@@ -8,8 +8,9 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ROOT } from '../adapters/targets.ts';
+import { snapshotTree } from './snapshot.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'bindery-npm-'));
 const shims = join(work, 'shims');
@@ -36,23 +37,9 @@ async function sh(cmd: string[], cwd: string): Promise<string> {
   return out;
 }
 
-/** The working tree (tracked and new files, not ignored ones) as a fresh git repository. */
+/** The working tree as a fresh git repository (./snapshot.ts). */
 async function snapshot(): Promise<string> {
-  const pkg = join(work, 'bindery');
-  const listed = Bun.spawnSync(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT }).stdout.toString().split('\0').filter(Boolean);
-  for (const file of listed) {
-    const to = join(pkg, file);
-    mkdirSync(dirname(to), { recursive: true });
-    try {
-      copyFileSync(join(ROOT, file), to);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e; // deleted but not yet committed
-    }
-  }
-  await sh(['git', 'init', '-q'], pkg);
-  await sh(['git', 'add', '-A'], pkg);
-  await sh(['git', '-c', 'user.email=t@example.com', '-c', 'user.name=test', 'commit', '-qm', 'snapshot'], pkg);
-  return pkg;
+  return snapshotTree(join(work, 'bindery'));
 }
 
 /** An app folder that depends on `spec` (and the SDK, which it uses itself), then runs the fixture. */

@@ -262,3 +262,51 @@ describe('writing', () => {
     expect((await erin.get('/spaces')).status).toBe(401);
   });
 });
+
+describe('small things a newcomer sees (issue 21)', () => {
+  test('space menus and the spaces table name a space once: @alice, never @@alice, and the chosen one stays selected', async () => {
+    for (const path of ['/', '/new', '/sets', '/spaces', '/?space=alice']) {
+      const { status, html } = await alice.page(path);
+      expect(status).toBe(200);
+      expect(html).not.toContain('@@');
+    }
+    const { html } = await alice.page('/?space=alice');
+    expect(html).toContain('<option value="alice" selected>@alice</option>');
+    expect((await alice.page('/new')).html).toContain('<option value="alice" >@alice</option>');
+  });
+
+  test('every row of a set has the same cells in the same order, first and last rows included', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await createBinding(w.deps, alice.caller, { name: `Row ${i}${'x'.repeat(i * 20)}`, summary: `Row ${i}.`, content: `Row ${i} text.\n` }, HUMAN)).bindingId);
+    const setId = idFrom((await alice.post('/sets', { name: 'Rows', space: 'alice' })).headers.get('location'));
+    for (const id of ids) await alice.post(`/sets/${setId}/items`, { action: 'add', bindingId: id });
+    await alice.post(`/sets/${setId}/items`, { action: 'pin', bindingId: ids[1]!, version: 1 });
+    const { html } = await alice.page(`/sets/${setId}`);
+    const rows = [...html.matchAll(/<li data-id="[^"]+">([\s\S]*?)<\/li>/g)].map((m) => m[1]!);
+    expect(rows).toHaveLength(3);
+    // The outline of a row: its cells (by class) and its action slots.
+    const outline = (row: string) => [...row.matchAll(/<span class="(pos|what|costs|fit|nofit|actions|slot)"/g)].map((m) => (m[1] === 'nofit' ? 'fit' : m[1]));
+    expect(outline(rows[0]!)).toEqual(['pos', 'what', 'costs', 'fit', 'actions', 'slot', 'slot', 'slot', 'slot']);
+    expect(outline(rows[1]!)).toEqual(outline(rows[0]!));
+    expect(outline(rows[2]!)).toEqual(outline(rows[0]!));
+    const css = await (await w.anon('/web/app.css')).text();
+    expect(css).toMatch(/\.items li\{display:grid;grid-template-columns:[^}]+\}/);
+  });
+
+  test('connected apps (/oauth/grants) is in the navigation of every page, and links back', async () => {
+    for (const path of ['/', '/spaces', '/sets', '/shares']) expect((await alice.page(path)).html).toContain('<a href="/oauth/grants">Connected apps</a>');
+    const grants = await alice.page('/oauth/grants');
+    expect(grants.status).toBe(200);
+    expect(grants.html).toContain('<a href="/">← Bindery</a>');
+  });
+
+  test('/favicon.ico answers an SVG icon (not a 404), for visitors too; pages link it', async () => {
+    for (const path of ['/favicon.ico', '/favicon.svg']) {
+      const res = await w.anon(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+      expect(await res.text()).toStartWith('<svg xmlns="http://www.w3.org/2000/svg"');
+    }
+    expect((await alice.page('/')).html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+  });
+});

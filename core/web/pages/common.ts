@@ -7,6 +7,7 @@ export const HUMAN: Provenance = { source: 'human', model: null };
 
 export interface SpaceItem {
   id: string;
+  /** The bare slug (`alice`); pages write `@` before it themselves. */
   slug: string;
   name: string;
   visibility: 'private' | 'public';
@@ -16,9 +17,13 @@ export interface SpaceItem {
   bindingCount: number;
 }
 
-/** The spaces a person can read, as list_spaces shows them (first 100). */
+/**
+ * The spaces a person can read, as list_spaces shows them (first 100), slugs bare: list_spaces writes
+ * them `@alice` for a model, and pages that add their own `@` showed "@@alice" in every space menu.
+ */
 export async function spaceOptions(ctx: WebContext): Promise<SpaceItem[]> {
-  return (await callTool<{ spaces: SpaceItem[] }>(ctx.tools(), 'list_spaces', { limit: 100 })).spaces;
+  const { spaces } = await callTool<{ spaces: SpaceItem[] }>(ctx.tools(), 'list_spaces', { limit: 100 });
+  return spaces.map((s) => ({ ...s, slug: s.slug.replace(/^@/, '') }));
 }
 
 /** The spaces a person owns (where they may write). */

@@ -6,7 +6,7 @@ import { createSet, deleteSet, editSetItems, readSet, setContents } from '../../
 import type { ItemEdits } from '../../services/set-edits.ts';
 import type { BudgetReport } from '../../tools/packed-list.ts';
 import type { SetView } from '../../tools/set/set-view.ts';
-import { html, num, when } from '../html.ts';
+import { html, num, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect, tierCosts } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { writableSpaces } from './common.ts';
@@ -60,10 +60,13 @@ async function show(ctx: WebContext, id: string): Promise<Response> {
     const got = fit.get(r.bindingId);
     const edit = (action: string, label: string, extra: Record<string, string | number> = {}) =>
       postButton(ctx.user, `/sets/${id}/items`, label, { fields: { action, bindingId: r.bindingId, ...extra } });
-    return html`<li data-id="${r.bindingId}"><span class="pos">${i + 1}.</span> <a href="/b/${r.bindingId}">${r.name}</a> <span class="meta">v${r.number}${it.pinned ? ' (pinned)' : ''}</span> ${provenance(r.source, r.model)}
+    // Every row has the same cells in the same order (an empty slot where the first row cannot move
+    // up or the last down), so the grid in app.css lines the columns up from row to row.
+    const slot = (action: Html | '') => html`<span class="slot">${action}</span>`;
+    return html`<li data-id="${r.bindingId}"><span class="pos">${i + 1}.</span><span class="what"><a href="/b/${r.bindingId}">${r.name}</a> <span class="meta">v${r.number}${it.pinned ? ' (pinned)' : ''}</span> ${provenance(r.source, r.model)}</span>
 ${tierCosts({ '1': tierCost(r, '1'), '1.5': tierCost(r, '1.5'), '2': tierCost(r, '2') })}
 ${got ? html`<span class="fit">✓ fits at tier ${got.tier} (${num(got.tokens)})</span>` : html`<span class="nofit">✗ does not fit</span>`}
-${owner ? html`<span>${i > 0 ? edit('move', `Move up`, { position: i - 1 }) : ''} ${i < n - 1 ? edit('move', 'Move down', { position: i + 1 }) : ''} ${it.pinned ? edit('unpin', 'Unpin') : edit('pin', `Pin v${r.number}`, { version: r.number })} ${edit('remove', 'Remove')}</span>` : ''}</li>`;
+${owner ? html`<span class="actions">${slot(i > 0 ? edit('move', 'Move up', { position: i - 1 }) : '')}${slot(i < n - 1 ? edit('move', 'Move down', { position: i + 1 }) : '')}${slot(it.pinned ? edit('unpin', 'Unpin') : edit('pin', `Pin v${r.number}`, { version: r.number }))}${slot(edit('remove', 'Remove'))}</span>` : ''}</li>`;
   };
   const fits = preview.included.length;
   const omitted = preview.omitted;

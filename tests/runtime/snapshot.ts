@@ -1,0 +1,27 @@
+// A fresh clone without cloning: the working tree's tracked and new files (not ignored ones, so no
+// node_modules, dist or data) copied into a new git repository, as `git clone` would leave it.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ROOT } from '../adapters/targets.ts';
+
+/** Copies the working tree into `to` and commits it there; returns `to`. */
+export function snapshotTree(to: string): string {
+  const listed = Bun.spawnSync(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT }).stdout.toString().split('\0').filter(Boolean);
+  for (const file of listed) {
+    const target = join(to, file);
+    mkdirSync(dirname(target), { recursive: true });
+    try {
+      copyFileSync(join(ROOT, file), target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e; // deleted but not yet committed
+    }
+  }
+  const git = (...args: string[]) => {
+    const p = Bun.spawnSync(['git', '-c', 'user.email=t@example.com', '-c', 'user.name=test', ...args], { cwd: to });
+    if (p.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${p.stderr.toString()}`);
+  };
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'snapshot');
+  return to;
+}
