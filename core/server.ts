@@ -9,7 +9,7 @@ import { fail } from './errors.ts';
 import { ToolSession } from './modes/session.ts';
 import { createRegistry } from './tools/registry.ts';
 import { toolListEntry } from './tools/listing.ts';
-import { clip } from './tools/format-issues.ts';
+import { clip } from './clip.ts';
 import { errorResult, runTool, type ToolRunObserver } from './tools/run.ts';
 import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime.ts';
 import { ensureStoredCountsOnce } from './services/prepare.ts';
@@ -62,9 +62,7 @@ const MODEL_CHARS = 120;
  */
 function provenanceModel(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  let s = raw.toWellFormed().replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MODEL_CHARS);
-  if (!s.isWellFormed()) s = s.slice(0, -1);
-  return s.trimEnd() || null;
+  return clip(raw.toWellFormed().replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim(), MODEL_CHARS).trimEnd() || null;
 }
 
 /** Builds the MCP server for one session (stdio: once; stateless HTTP and edge: per request). */
@@ -139,7 +137,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     enableTools: (names) => enable(names, () => server.sendToolListChanged()),
   };
 
-  const unknownTool = (name: unknown) => `no tool named "${clip(String(name))}"; search_tools finds tools by what they do`;
+  const unknownTool = (name: unknown) => `no tool named "${clip(String(name), 60)}"; search_tools finds tools by what they do`;
 
   /**
    * Runs a tool as this session. `request` is the tools/call being answered: its signal stops work

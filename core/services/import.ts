@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import type { Caller } from '../context.ts';
+import { clip } from '../clip.ts';
 import { BinderyError } from '../errors.ts';
 import { sha256Hex } from '../ids.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
@@ -30,13 +31,7 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
 
 /** Cuts text to at most `max` characters at a word boundary, marking the cut with "…". */
 export function cutAtWord(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
-  const space = cut.search(/\s\S*$/);
-  if (space > max * 0.5) cut = cut.slice(0, space);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}…`;
+  return clip(text, max, { word: true });
 }
 
 /** Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text. */
