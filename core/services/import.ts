@@ -6,7 +6,8 @@ import { BinderyError } from '../errors.ts';
 import { sha256Hex } from '../ids.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
 import { liveBindingInSpace } from '../../db/store/exports.ts';
-import { parseExport } from './export-format.ts';
+import { parseExport, type ExportedBinding } from './export-format.ts';
+import { fitToLimits } from './binding-fields.ts';
 import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings.ts';
 
 export const MAX_NAME = 200;
@@ -196,7 +197,7 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
   const exported = parseExport(text);
   if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
   if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
-  const doc: ImportedDoc = exported ? { name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content, warnings: [] } : parseMarkdownDoc(text, file.sourcePath);
+  const doc: ImportedDoc = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath);
   const provenance = { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
   await deps.tokens.load();
@@ -222,6 +223,12 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
       if (!raced || attempt >= IMPORT_ATTEMPTS) throw e;
     }
   }
+}
+
+/** An exported file's fields within the limits (a hand-edited export may pass them), saying what was cut. */
+function fittedExport(exported: ExportedBinding): ImportedDoc {
+  const { fields, warnings } = fitToLimits({ name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content });
+  return { ...fields, warnings };
 }
 
 /** Rounds of importDocument against imports and deletes of the same path landing meanwhile. */
