@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../clip.ts';
 import { fail } from '../errors.ts';
+import type { RowCheck } from '../../db/dump/validate.ts';
 
 /**
  * The limits of a binding's fields, and the ONE validation every write path goes through (issue 19,
@@ -80,3 +81,14 @@ export function fitToLimits<T extends { name: string; summary: string; keyPoints
     warnings,
   };
 }
+
+/**
+ * The field limits for `bindery restore` (db/dump/restore.ts `checkRow`): a dumped version is
+ * checked exactly as a written one, so a dump cannot bring in what no write path would store.
+ */
+export const restoredRowIssue: RowCheck = (table, row) => {
+  if (table !== 'versions') return undefined;
+  const keyPoints: unknown = typeof row.key_points === 'string' ? JSON.parse(row.key_points) : row.key_points;
+  const issue = versionFieldsIssue({ name: row.name, summary: row.summary, keyPoints, content: row.content, model: row.model ?? null } as VersionFields);
+  return issue && { field: issue.field === 'keyPoints' || issue.field.startsWith('keyPoints.') ? issue.field.replace('keyPoints', 'key_points') : issue.field, rule: issue.rule };
+};
