@@ -198,7 +198,8 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
   if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
   if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
   const doc: ImportedDoc = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath);
-  const provenance = { source: 'human' as const, model: null };
+  // An export brings its provenance back (issue 19, 10a); a plain Markdown file is a person's write.
+  const provenance = exported ? { source: exported.source, model: exported.model } : { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
   await deps.tokens.load();
   const space = await resolveWritableSpace(deps, caller, file.space);
@@ -209,7 +210,7 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
       const byId = exported?.id && (await liveBindingInSpace(deps.db, space.id, exported.id)) ? exported.id : undefined;
       const existing = byId ? undefined : await findImportedBinding(deps.db, space.id, file.sourcePath);
       if (!byId && !existing) {
-        const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath }, provenance);
+        const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath, slug: exported?.slug }, provenance);
         return { status: 'created', id: row.bindingId, version: row.number, warnings: doc.warnings };
       }
       if (!exported && existing!.contentHash === (await sha256Hex(doc.content))) {
