@@ -63,7 +63,7 @@ export function checkVersionFields(v: VersionFields): void {
  * did. What cannot be fixed this way (an empty name, a lone surrogate) is left to checkVersionFields
  * to refuse.
  */
-export function fitToLimits<T extends { name: string; summary: string; keyPoints: string[] }>(fields: T): { fields: T; warnings: string[] } {
+export function fitToLimits<T extends { name: string; summary: string; keyPoints: string[]; model?: string | null }>(fields: T): { fields: T; warnings: string[] } {
   const warnings: string[] = [];
   const cut = (field: string, value: string, max: number) => {
     if (value.length <= max) return value;
@@ -77,7 +77,13 @@ export function fitToLimits<T extends { name: string; summary: string; keyPoints
     points = points.slice(0, LIMITS.keyPoints);
   }
   return {
-    fields: { ...fields, name: cut('name', fields.name, LIMITS.name), summary: cut('summary', fields.summary, LIMITS.summary), keyPoints: points.map((k, i) => cut(`keyPoints.${i}`, k, LIMITS.keyPoint)) },
+    fields: {
+      ...fields,
+      ...(typeof fields.model === 'string' ? { model: cut('model', fields.model, LIMITS.model) } : {}),
+      name: cut('name', fields.name, LIMITS.name),
+      summary: cut('summary', fields.summary, LIMITS.summary),
+      keyPoints: points.map((k, i) => cut(`keyPoints.${i}`, k, LIMITS.keyPoint)),
+    },
     warnings,
   };
 }

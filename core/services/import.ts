@@ -197,9 +197,9 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
   const exported = parseExport(text);
   if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
   if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
-  const doc: ImportedDoc = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath);
+  const doc: ImportedDoc & { model?: string | null } = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath);
   // An export brings its provenance back (issue 19, 10a); a plain Markdown file is a person's write.
-  const provenance = exported ? { source: exported.source, model: exported.model } : { source: 'human' as const, model: null };
+  const provenance = exported ? { source: exported.source, model: doc.model ?? null } : { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
   await deps.tokens.load();
   const space = await resolveWritableSpace(deps, caller, file.space);
@@ -227,8 +227,8 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
 }
 
 /** An exported file's fields within the limits (a hand-edited export may pass them), saying what was cut. */
-function fittedExport(exported: ExportedBinding): ImportedDoc {
-  const { fields, warnings } = fitToLimits({ name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content });
+function fittedExport(exported: ExportedBinding): ImportedDoc & { model: string | null } {
+  const { fields, warnings } = fitToLimits({ name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content, model: exported.model });
   return { ...fields, warnings };
 }
 

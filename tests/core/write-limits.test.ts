@@ -118,10 +118,12 @@ describe('over-limit fields are refused or cut on every write path', () => {
       'summary was 1,400 characters; cut to 600 (the limit)',
     ]);
     await withinLimits();
-    // …and one over-long key point among eight is cut too.
-    const one = renderExport({ id: '', name: 'One long point', summary: 's', keyPoints: [LONG_POINT], version: 1, source: 'human', model: null, updatedAt: '', content: 'x' });
+    // …and one over-long key point among eight is cut too, as is an over-long model.
+    const one = renderExport({ id: '', name: 'One long point', summary: 's', keyPoints: [LONG_POINT], version: 1, source: 'llm', model: 'm'.repeat(300), updatedAt: '', content: 'x' });
     const r = await importDocument(w.deps, alice.caller, { sourcePath: 'one.md', bytes: new TextEncoder().encode(one) });
-    expect(r.status === 'created' && r.warnings).toEqual(['keyPoints.0 was 400 characters; cut to 160 (the limit)']);
+    expect(r.status === 'created' && r.warnings).toEqual(['model was 300 characters; cut to 120 (the limit)', 'keyPoints.0 was 400 characters; cut to 160 (the limit)']);
+    const stored = await w.deps.db.get<{ source: string; model: string }>(sql`SELECT source, model FROM versions WHERE name = 'One long point'`);
+    expect(stored).toEqual({ source: 'llm', model: `${'m'.repeat(119)}…` });
     await withinLimits();
   });
 
