@@ -211,7 +211,8 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
       const existing = byId ? undefined : await findImportedBinding(deps.db, space.id, file.sourcePath);
       if (!byId && !existing) {
         const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath, slug: exported?.slug }, provenance);
-        return { status: 'created', id: row.bindingId, version: row.number, warnings: doc.warnings };
+        const moved = exported?.slug && row.bindingSlug !== exported.slug ? [`slug ${exported.slug} is taken in @${space.slug}; this binding is at ${row.bindingSlug}`] : [];
+        return { status: 'created', id: row.bindingId, version: row.number, warnings: [...doc.warnings, ...moved] };
       }
       if (!exported && existing!.contentHash === (await sha256Hex(doc.content))) {
         return { status: 'unchanged', id: existing!.id, version: existing!.currentVersion, warnings: doc.warnings };

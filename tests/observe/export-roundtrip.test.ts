@@ -13,6 +13,7 @@ import { NOT_CARRIED } from '../../core/services/export-format.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
 import { exportFolder } from '../../adapters/cli/export.ts';
 import { importFolder } from '../../adapters/cli/import.ts';
+import type { ImportOutcome } from '../../core/services/import.ts';
 import { testCounter } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-roundtrip-'));
@@ -56,5 +57,16 @@ describe('export → import round trip', () => {
     const bob = await ensureCaller(target.deps, 'alice');
     expect(await importFolder(target.deps, bob, join(folder, 'alice'), () => {})).toEqual({ created: 3, updated: 0, unchanged: 0, skipped: 0 });
     expect(await rows(target.database)).toEqual(before);
+  });
+
+  test('a slug taken in the target space by another binding: the next free one, and the import says so', async () => {
+    const target = await world('taken.db');
+    const alice = await ensureCaller(target.deps, 'alice');
+    await createBinding(target.deps, alice, { name: 'Base64 js 2', summary: 'Already here.', content: 'other' }, { source: 'human', model: null });
+    const outcomes: [string, ImportOutcome][] = [];
+    await importFolder(target.deps, alice, join(dir, 'out', 'alice'), (path, outcome) => outcomes.push([path, outcome]));
+    const second = outcomes.find(([path]) => path === 'base64-js-2.md')![1];
+    expect(second.status === 'created' && second.warnings).toEqual(['slug base64-js-2 is taken in @alice; this binding is at base64-js-2-2']);
+    expect((await rows(target.database)).map((r) => r.slug)).toEqual(['base64-js', 'base64-js-2', 'base64-js-2-2', 'base64-js-3']);
   });
 });
