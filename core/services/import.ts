@@ -7,13 +7,14 @@ import { sha256Hex } from '../ids.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
 import { liveBindingInSpace } from '../../db/store/exports.ts';
 import { parseExport, type ExportedBinding } from './export-format.ts';
-import { fitToLimits } from './binding-fields.ts';
+import { fitToLimits, LIMITS } from './binding-fields.ts';
 import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings.ts';
 
-export const MAX_NAME = 200;
-export const MAX_SUMMARY = 600;
-export const MAX_KEY_POINTS = 8;
-export const MAX_KEY_POINT = 160;
+// The limits live with the one validation (binding-fields.ts); these names are kept for their readers.
+export const MAX_NAME = LIMITS.name;
+export const MAX_SUMMARY = LIMITS.summary;
+export const MAX_KEY_POINTS = LIMITS.keyPoints;
+export const MAX_KEY_POINT = LIMITS.keyPoint;
 
 /** A Markdown file turned into binding fields; `content` is the whole file, front matter included. */
 export interface ImportedDoc extends Required<BindingInput> {
