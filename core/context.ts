@@ -60,6 +60,12 @@ export interface ToolContext {
   profiler?: import('./footprint/runtime.ts').RuntimeProfiler;
   /** Aborted when the client cancels the call: long work checks it where that is cheap. */
   signal?: AbortSignal;
+  /**
+   * A write tool's commit point, called by the runner right before its handler: throws when the call
+   * was cancelled already (nothing is written); afterwards a cancellation is ignored and the call
+   * answers with its result. Absent outside a tools/call request.
+   */
+  beginWrite?: () => void;
 }
 
 export interface ToolRegistry {

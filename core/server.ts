@@ -2,14 +2,14 @@ import { RpcError } from './protocol/rpc-error.ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CancelledNotificationSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type CancelledNotification, type RequestId, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config.ts';
 import { clockOf, type BinderyDeps, type Caller, type ToolContext } from './context.ts';
 import { fail } from './errors.ts';
 import { ToolSession } from './modes/session.ts';
 import { createRegistry } from './tools/registry.ts';
 import { toolListEntry } from './tools/listing.ts';
-import { clip } from './tools/format-issues.ts';
+import { clip } from './clip.ts';
 import { errorResult, runTool, type ToolRunObserver } from './tools/run.ts';
 import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime.ts';
 import { ensureStoredCountsOnce } from './services/prepare.ts';
@@ -49,7 +49,22 @@ const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??
 /** What a tools/call handler is given besides the request (the SDK's RequestHandlerExtra, the parts used). */
 interface CallExtra {
   signal: AbortSignal;
+  requestId: RequestId;
   sendNotification(notification: ServerNotification): Promise<void>;
+}
+
+/** The SDK's own cancellation step (aborts the request's signal; the SDK then sends no answer). */
+type SdkCancel = { _oncancel(notification: CancelledNotification): Promise<void> };
+
+/** Per server: the tools/call requests past a write's commit point, whose cancellation is ignored. */
+const committedCalls = new WeakMap<McpServer, Set<RequestId>>();
+
+/**
+ * True while the call `id` on `server` has passed a write's commit point: a cancellation no longer
+ * stops it, and it answers with its result (the HTTP exchange then must not end it as cancelled).
+ */
+export function isCommittedCall(server: McpServer, id: RequestId): boolean {
+  return committedCalls.get(server)?.has(id) ?? false;
 }
 
 /** Longest model name recorded (the `model` argument's own limit). */
@@ -62,9 +77,7 @@ const MODEL_CHARS = 120;
  */
 function provenanceModel(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  let s = raw.toWellFormed().replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MODEL_CHARS);
-  if (!s.isWellFormed()) s = s.slice(0, -1);
-  return s.trimEnd() || null;
+  return clip(raw.toWellFormed().replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim(), MODEL_CHARS).trimEnd() || null;
 }
 
 /** Builds the MCP server for one session (stdio: once; stateless HTTP and edge: per request). */
@@ -139,7 +152,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     enableTools: (names) => enable(names, () => server.sendToolListChanged()),
   };
 
-  const unknownTool = (name: unknown) => `no tool named "${clip(String(name))}"; search_tools finds tools by what they do`;
+  const unknownTool = (name: unknown) => `no tool named "${clip(String(name), 60)}"; search_tools finds tools by what they do`;
 
   /**
    * Runs a tool as this session. `request` is the tools/call being answered: its signal stops work
@@ -151,7 +164,14 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     const tool = registry.get(name);
     if (!tool || !session.callable(tool)) return errorResult(fail.invalid('name', unknownTool(name)), ctx);
     const callCtx: ToolContext = request
-      ? { ...ctx, signal: request.signal, enableTools: (names) => enable(names, () => request.sendNotification({ method: 'notifications/tools/list_changed' })) }
+      ? {
+          ...ctx,
+          signal: request.signal,
+          beginWrite: () => beginWrite(request),
+          // A tool run through invoke_tool is part of this call: same signal, same commit point.
+          invoke: (inner, innerArgs) => call(inner, innerArgs, request),
+          enableTools: (names) => enable(names, () => request.sendNotification({ method: 'notifications/tools/list_changed' })),
+        }
       : ctx;
     try {
       await ensureStoredCountsOnce({ db: deps.db, tokens: deps.tokens, config: deps.config, now });
@@ -163,6 +183,17 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
       else session.touch(name);
     }
     return runTool(tool, args, callCtx, observe);
+  }
+
+  /**
+   * A write's commit point (issue 19, 10d). A cancellation that came first has aborted the signal:
+   * nothing is written and the call answers nothing (the SDK drops a cancelled request's answer).
+   * Past this point a cancellation is ignored and the call answers with what it wrote. Both steps
+   * are synchronous, so a cancellation lands wholly before or wholly after.
+   */
+  function beginWrite(request: CallExtra): void {
+    request.signal.throwIfAborted();
+    committed.add(request.requestId);
   }
 
   function enable(names: string[], notify: () => Promise<void>): string[] {
@@ -180,7 +211,21 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     identify();
     const tool = registry.get(request.params.name);
     if (!tool || !session.callable(tool)) throw new RpcError(ErrorCode.InvalidParams, unknownTool(request.params.name));
-    return call(request.params.name, request.params.arguments, extra);
+    try {
+      return await call(request.params.name, request.params.arguments, extra);
+    } finally {
+      // After the SDK's answer: it reads the signal in the microtasks right after this handler settles.
+      setTimeout(() => committed.delete(extra.requestId), 0);
+    }
+  });
+  // A cancellation of a call past its commit point is ignored (it answers with its result); any other
+  // goes to the SDK, which aborts the call's signal and sends no answer.
+  const committed = new Set<RequestId>();
+  committedCalls.set(mcp, committed);
+  server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
+    const id = notification.params.requestId;
+    if (id !== undefined && committed.has(id)) return;
+    await (server as unknown as SdkCancel)._oncancel(notification);
   });
   // Resources, prompts, completions and logging (core/mcp/): after ctx exists, as they read through it.
   registerSurface(mcp, ctx, { stateless: !!options.stateless });

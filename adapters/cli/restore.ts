@@ -8,6 +8,7 @@ import { linesOf } from '../../db/dump/read.ts';
 import { restoreDump } from '../../db/dump/restore.ts';
 import { DumpError } from '../../db/dump/format.ts';
 import { parseConfig } from '../../core/index.ts';
+import { restoredRowIssue } from '../../core/services/binding-fields.ts';
 import { openRuntime } from '../runtime.ts';
 import { rowProgress } from './dump.ts';
 import { parseCommand, usageError } from './args.ts';
@@ -29,7 +30,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     // A file is read twice (checked whole, then loaded) so a bad one writes nothing, not even the schema.
     const open = () => linesOf(source === '-' ? process.stdin : createReadStream(source));
-    result = await restoreDump(database, open, { verifyFirst: source !== '-', progress: { total: (n) => progress.total(n), rows: (n) => progress.update(n) } });
+    result = await restoreDump(database, open, { verifyFirst: source !== '-', checkRow: restoredRowIssue, progress: { total: (n) => progress.total(n), rows: (n) => progress.update(n) } });
   } catch (err) {
     if (err instanceof DumpError) {
       console.error(`bindery restore: ${err.message}`);

@@ -1,3 +1,5 @@
+import { clip as clipText } from '../clip.ts';
+
 /**
  * What the tier-1 card shows of the author's fields. Chosen by tokens at write time (card-fit.ts) and
  * stored as compact JSON in `headCut`, so a read reproduces the card by slicing, never by tokenizing.
@@ -51,9 +53,9 @@ function legacyCut(v: CutFields): CardCut {
   return { k };
 }
 
-/** `text` cut after `chars` characters with a visible "…", or whole when the cut keeps it all. */
+/** `text` cut after `chars` characters with a visible "…" (core/clip.ts: never inside a surrogate pair), or whole when the cut keeps it all. */
 export function clip(text: string, chars: number | undefined): string {
-  return chars === undefined || chars >= text.length ? text : `${text.slice(0, chars)}…`;
+  return chars === undefined || chars >= text.length ? text : clipText(text, chars + 1);
 }
 
 /** Author text on one line (every line break, CR and U+2028 included): a field can never start a line of its own. */

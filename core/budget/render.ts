@@ -1,5 +1,6 @@
 import type { VersionFacts } from './facts.ts';
-import { cardCut, clip, oneLine, type CardCut } from './card-cut.ts';
+import { cardCut, clip as cutCard, oneLine, type CardCut } from './card-cut.ts';
+import { clip } from '../clip.ts';
 
 /** The facts a card is rendered from: the version's facts and its stored cut. */
 export type CardFacts = VersionFacts & { headCut: string };
@@ -36,7 +37,7 @@ function truncationNote(left: number): string {
 }
 
 function provenance(v: Pick<VersionFacts, 'source' | 'model'>, cut: CardCut): string {
-  return v.model ? `${v.source}/${clip(oneLine(v.model), cut.m)}` : v.source;
+  return v.model ? `${v.source}/${cutCard(oneLine(v.model), cut.m)}` : v.source;
 }
 
 /** The card's closing note naming what it left for tier 1.5, if anything. */
@@ -61,10 +62,10 @@ export function renderHead(v: CardFacts, publicBase: string): string {
   const date = new Date(v.createdAt).toISOString().slice(0, 10);
   const cut = cardCut(v);
   const lines = [
-    `### ${clip(oneLine(v.name), cut.n)}`,
+    `### ${cutCard(oneLine(v.name), cut.n)}`,
     `${v.bindingId} · v${v.number} · @${v.spaceSlug} · ${v.contentTokenCount} content tokens · ${provenance(v, cut)} · ${date}`,
     `md: ${textUrl}`,
-    `Summary: ${clip(oneLine(v.summary), cut.s)}`,
+    `Summary: ${cutCard(oneLine(v.summary), cut.s)}`,
     ...v.keyPoints.slice(0, cut.k).map((k) => `- ${oneLine(k)}`),
     ...cardNote(v, cut),
   ];
@@ -84,14 +85,11 @@ export const LINE_GIST_BELOW = 16;
 /** Name and gist together stay within this many characters. */
 export const LINE_GIST_UNTIL = 40;
 
-/** A text cut to at most `chars` code points (never splitting a surrogate pair), at a word boundary when one is near, with "…". */
+/** One line of text cut to at most `chars` characters (core/clip.ts), at a word boundary when one is near, without dangling punctuation before the "…". */
 function shorten(text: string, chars: number): string {
   const s = oneLine(text);
-  const cps = Array.from(s);
-  if (cps.length <= chars) return s;
-  const cut = cps.slice(0, chars - 1).join('');
-  const at = cut.lastIndexOf(' ');
-  return `${(at > cut.length / 2 ? cut.slice(0, at) : cut).replace(/[\s,;:.]+$/, '')}…`;
+  const cut = clip(s, chars, { word: true });
+  return cut === s ? s : `${cut.slice(0, -1).replace(/[\s,;:.]+$/, '')}…`;
 }
 
 /** The gist a tier-0 line shows after the name ('' when the name is long enough to say it alone). */

@@ -1,4 +1,5 @@
 import type { AnyTool } from '../tools/define.ts';
+import { clip } from '../clip.ts';
 
 /** Score weights: exact name > word in name > word in description or aliases > category (issue 4). */
 export const WEIGHTS = { exactName: 100, nameWord: 10, aliasPhrase: 6, textWord: 3, category: 2 } as const;
@@ -102,5 +103,5 @@ export function oneLineDescription(description: string, max = 140): string {
   const flat = description.replace(/\s+/g, ' ').trim();
   const end = flat.search(/[.!?](\s|$)/);
   const first = end >= 0 ? flat.slice(0, end + 1) : flat;
-  return first.length <= max ? first : `${first.slice(0, max - 1).trimEnd()}…`;
+  return clip(first, max, { word: true });
 }

@@ -27,7 +27,11 @@ export interface ExchangeWatch {
   rewrite(response: Response, body: unknown): Promise<Response>;
 }
 
-export function watchExchanges(transport: WebStandardStreamableHTTPServerTransport): ExchangeWatch {
+/**
+ * `committed(id)`: true when the call has passed a write's commit point (core/server.ts
+ * isCommittedCall); its cancellation is ignored and it answers with its result, so it is not ended here.
+ */
+export function watchExchanges(transport: WebStandardStreamableHTTPServerTransport, committed?: (id: RequestId) => boolean): ExchangeWatch {
   const open = new Set<RequestId>();
   const held = new Map<RequestId, JSONRPCMessage[]>();
   const send = transport.send.bind(transport);
@@ -56,7 +60,7 @@ export function watchExchanges(transport: WebStandardStreamableHTTPServerTranspo
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       // The SDK aborts the handler in a microtask; answer after it, so a result racing in is dropped by the SDK, not sent twice.
-      if (id !== undefined) setTimeout(() => void end(id, 'Request cancelled'), 0);
+      if (id !== undefined) setTimeout(() => void (committed?.(id) ? undefined : end(id, 'Request cancelled')), 0);
     }
   };
 

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
-import { createBinderyServer } from '../server.ts';
+import { createBinderyServer, isCommittedCall } from '../server.ts';
 import { batchRefusal, BATCH_PROTOCOL_VERSION } from '../protocol/batches.ts';
 import { watchExchanges } from './exchange.ts';
 import { rpcError } from './responses.ts';
@@ -75,7 +75,7 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
       if (transport.sessionId) void sessions.end(transport.sessionId);
     };
     await server.connect(transport);
-    const watch = watchExchanges(transport);
+    const watch = watchExchanges(transport, (id) => isCommittedCall(server, id));
     try {
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {

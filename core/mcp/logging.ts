@@ -2,6 +2,7 @@ import { RpcError } from '../protocol/rpc-error.ts';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, LoggingLevelSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { clip } from '../clip.ts';
 import type { Logger, ToolContext } from '../context.ts';
 
 /**
@@ -17,11 +18,11 @@ export const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = 'warning';
 
 /** What a log line's extra says to a client: an error's message, never its stack; other values as short JSON. */
 function describe(extra: unknown): string {
-  if (extra instanceof Error) return extra.message.slice(0, 500);
+  if (extra instanceof Error) return clip(extra.message, 500);
   try {
-    return (JSON.stringify(extra) ?? String(extra)).slice(0, 500);
+    return clip(JSON.stringify(extra) ?? String(extra), 500);
   } catch {
-    return String(extra).slice(0, 500);
+    return clip(String(extra), 500);
   }
 }
 

@@ -1,4 +1,5 @@
 import { RpcError } from '../protocol/rpc-error.ts';
+import { clip } from '../clip.ts';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BinderyError } from '../errors.ts';
 import type { Logger } from '../context.ts';
@@ -8,7 +9,7 @@ export const RESOURCE_NOT_FOUND = -32002;
 
 /** One answer for a binding URI that is missing, deleted, or not readable by the caller: they look the same. */
 export function resourceNotFound(uri: string): McpError {
-  return new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)} (it does not exist or you may not read it)`, { uri: uri.slice(0, 300) });
+  return new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${clip(uri, 300)} (it does not exist or you may not read it)`, { uri: clip(uri, 300) });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Tier } from '../budget/tier.ts';
+import { clip } from '../clip.ts';
 
 export const URI_SCHEME = 'bindery:';
 
@@ -27,7 +28,7 @@ const QUERY_KEYS = new Set(['version', 'tier', 'page']);
 
 function positive(name: string, raw: string | null): number | undefined {
   if (raw === null) return undefined;
-  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new UriError(`${name}: must be a whole number from 1 (got "${raw.slice(0, 20)}")`);
+  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new UriError(`${name}: must be a whole number from 1 (got "${clip(raw, 20)}")`);
   return Number(raw);
 }
 

@@ -68,13 +68,14 @@ export interface BindingInput {
 export async function createBinding(
   deps: CoreDeps,
   caller: Caller,
-  input: BindingInput & { space?: string; sourcePath?: string },
+  input: BindingInput & { space?: string; sourcePath?: string; slug?: string },
   provenance: Provenance,
 ): Promise<BindingVersionRow> {
   checkContentSize(input.content, deps.config.maxContentBytes);
   const space = await resolveWritableSpace(deps, caller, input.space);
   const bindingId = newId('bnd');
-  const base = slugify(input.name);
+  // An import of an export asks for the slug the binding had (a valid one), so its URL stays its own.
+  const base = input.slug && slugify(input.slug) === input.slug ? input.slug : slugify(input.name);
   for (let attempt = 0; attempt <= SLUG_ATTEMPTS; attempt++) {
     // The slug is chosen by a read but taken only by the insert: the unique (space, slug) index
     // refuses a slug another create took meanwhile, and the next try takes the next free one.

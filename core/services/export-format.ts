@@ -20,6 +20,8 @@ export const EXPORT_MARKER = 'export/1';
 /** The fields an exported file carries. */
 export interface ExportedBinding {
   id: string;
+  /** The binding's slug (its URL): import takes it again where it is free (issue 19, 10a). */
+  slug?: string;
   name: string;
   summary: string;
   keyPoints: string[];
@@ -30,16 +32,19 @@ export interface ExportedBinding {
   content: string;
 }
 
+/** Said in every export (a YAML comment, so readers ignore it): what a round trip does not bring back. */
+export const NOT_CARRIED = '# bindery import restores name, summary, keyPoints, content, slug (where free), source and model; not older versions, comments, shares, sets, author or dates (docs/operations-export.md)\n';
+
 const DELIMITER_LINE = /^(?:---|\.\.\.)[ \t]*\r?$/m;
 
 /** The file text for one binding. */
 export function renderExport(b: ExportedBinding): string {
-  const head = { bindery: EXPORT_MARKER, id: b.id, name: b.name, summary: b.summary, keyPoints: b.keyPoints, version: b.version, source: b.source, model: b.model, updatedAt: b.updatedAt };
+  const head = { bindery: EXPORT_MARKER, id: b.id, ...(b.slug ? { slug: b.slug } : {}), name: b.name, summary: b.summary, keyPoints: b.keyPoints, version: b.version, source: b.source, model: b.model, updatedAt: b.updatedAt };
   let yaml = stringifyYaml(head, { lineWidth: 0, minContentWidth: 0 });
   // Block scalars are indented, so no line can close the front matter; checked anyway, and any
   // doubt (or a value YAML would not give back exactly) falls back to JSON, which is YAML too.
   if (DELIMITER_LINE.test(yaml) || !sameHead(parseYamlSafe(yaml), head)) yaml = `${JSON.stringify(head)}\n`;
-  return `---\n${yaml}---\n${b.content}`;
+  return `---\n${yaml}${NOT_CARRIED}---\n${b.content}`;
 }
 
 function parseYamlSafe(text: string): unknown {
@@ -73,6 +78,7 @@ export function parseExport(text: string): ExportedBinding | { error: string } |
   const source = head.source === 'llm' ? 'llm' : 'human';
   return {
     id: str('id') ?? '',
+    ...(str('slug') ? { slug: str('slug') } : {}),
     name: str('name')!,
     summary: str('summary')!,
     keyPoints: keyPoints as string[],

@@ -1,17 +1,20 @@
 import MarkdownIt from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import type { Caller } from '../context.ts';
+import { clip } from '../clip.ts';
 import { BinderyError } from '../errors.ts';
 import { sha256Hex } from '../ids.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
 import { liveBindingInSpace } from '../../db/store/exports.ts';
-import { parseExport } from './export-format.ts';
+import { parseExport, type ExportedBinding } from './export-format.ts';
+import { fitToLimits, LIMITS } from './binding-fields.ts';
 import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings.ts';
 
-export const MAX_NAME = 200;
-export const MAX_SUMMARY = 600;
-export const MAX_KEY_POINTS = 8;
-export const MAX_KEY_POINT = 160;
+// The limits live with the one validation (binding-fields.ts); these names are kept for their readers.
+export const MAX_NAME = LIMITS.name;
+export const MAX_SUMMARY = LIMITS.summary;
+export const MAX_KEY_POINTS = LIMITS.keyPoints;
+export const MAX_KEY_POINT = LIMITS.keyPoint;
 
 /** A Markdown file turned into binding fields; `content` is the whole file, front matter included. */
 export interface ImportedDoc extends Required<BindingInput> {
@@ -30,13 +33,7 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
 
 /** Cuts text to at most `max` characters at a word boundary, marking the cut with "…". */
 export function cutAtWord(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
-  const space = cut.search(/\s\S*$/);
-  if (space > max * 0.5) cut = cut.slice(0, space);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}…`;
+  return clip(text, max, { word: true });
 }
 
 /** Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text. */
@@ -201,8 +198,9 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
   const exported = parseExport(text);
   if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
   if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
-  const doc: ImportedDoc = exported ? { name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content, warnings: [] } : parseMarkdownDoc(text, file.sourcePath);
-  const provenance = { source: 'human' as const, model: null };
+  const doc: ImportedDoc & { model?: string | null } = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath);
+  // An export brings its provenance back (issue 19, 10a); a plain Markdown file is a person's write.
+  const provenance = exported ? { source: exported.source, model: doc.model ?? null } : { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
   await deps.tokens.load();
   const space = await resolveWritableSpace(deps, caller, file.space);
@@ -213,8 +211,9 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
       const byId = exported?.id && (await liveBindingInSpace(deps.db, space.id, exported.id)) ? exported.id : undefined;
       const existing = byId ? undefined : await findImportedBinding(deps.db, space.id, file.sourcePath);
       if (!byId && !existing) {
-        const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath }, provenance);
-        return { status: 'created', id: row.bindingId, version: row.number, warnings: doc.warnings };
+        const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath, slug: exported?.slug }, provenance);
+        const moved = exported?.slug && row.bindingSlug !== exported.slug ? [`slug ${exported.slug} is taken in @${space.slug}; this binding is at ${row.bindingSlug}`] : [];
+        return { status: 'created', id: row.bindingId, version: row.number, warnings: [...doc.warnings, ...moved] };
       }
       if (!exported && existing!.contentHash === (await sha256Hex(doc.content))) {
         return { status: 'unchanged', id: existing!.id, version: existing!.currentVersion, warnings: doc.warnings };
@@ -227,6 +226,12 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
       if (!raced || attempt >= IMPORT_ATTEMPTS) throw e;
     }
   }
+}
+
+/** An exported file's fields within the limits (a hand-edited export may pass them), saying what was cut. */
+function fittedExport(exported: ExportedBinding): ImportedDoc & { model: string | null } {
+  const { fields, warnings } = fitToLimits({ name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content, model: exported.model });
+  return { ...fields, warnings };
 }
 
 /** Rounds of importDocument against imports and deletes of the same path landing meanwhile. */

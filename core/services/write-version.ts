@@ -2,6 +2,7 @@ import type { TokenCounter } from '../tokens/counter.ts';
 import { countBlocks, HEAD_TOKEN_BOUND, takePreview, type BlockCounts } from '../budget/tier.ts';
 import { newFence, newId, sha256Hex } from '../ids.ts';
 import { fail } from '../errors.ts';
+import { checkVersionFields } from './binding-fields.ts';
 import type { VersionInsert } from '../../db/store/bindings.ts';
 
 export interface VersionDraft {
@@ -18,21 +19,6 @@ export interface VersionDraft {
 export function checkContentSize(content: string, maxBytes: number): void {
   const bytes = new TextEncoder().encode(content).length;
   if (bytes > maxBytes) throw fail.tooLarge('content', `is ${bytes} bytes; the limit is ${maxBytes} bytes (BINDERY_MAX_CONTENT_BYTES). Split it into several bindings.`);
-}
-
-/**
- * Refuses text the database would not give back as written (imports skip past the tools' schemas):
- * libSQL cuts text at a NUL and turns a lone surrogate into U+FFFD, and the counts stored below would
- * then be of another text than the one read.
- */
-function checkStorable(draft: VersionDraft): void {
-  const fields: [string, string | null][] = [['name', draft.name], ['summary', draft.summary], ['content', draft.content], ['model', draft.model]];
-  draft.keyPoints.forEach((k, i) => fields.push([`keyPoints.${i}`, k]));
-  for (const [field, value] of fields) {
-    if (value === null) continue;
-    if (value.includes('\u0000')) throw fail.invalid(field, 'must not contain NUL characters (U+0000)');
-    if (!value.isWellFormed()) throw fail.invalid(field, 'must be valid Unicode text (it contains a lone UTF-16 surrogate)');
-  }
 }
 
 /**
@@ -59,7 +45,8 @@ export async function buildVersionRow(
   where: { bindingId: string; spaceSlug: string; bindingSlug: string; number: number; now: number; publicUrl: string; countsKey: string },
   tokens: TokenCounter,
 ): Promise<VersionInsert> {
-  checkStorable(draft);
+  // The one validation of every write path: limits, and text the database gives back as written.
+  checkVersionFields(draft);
   const contentPreview = takePreview(draft.content);
   const facts = {
     bindingId: where.bindingId,

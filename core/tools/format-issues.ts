@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { clip as clipText } from '../clip.ts';
 
 /**
  * Turns zod issues into one line per field: "`summary`: must be at most 600 characters". `input` is
@@ -15,9 +16,7 @@ export function formatIssues(error: z.ZodError, prefix = '', input?: unknown): {
 
 /** Caller text quoted in an error, cut to a length that cannot crowd the answer. */
 export function clip(s: string, max = 60): string {
-  if (s.length <= max) return s;
-  const cut = s.slice(0, max - 1);
-  return `${cut.isWellFormed() ? cut : cut.slice(0, -1)}…`;
+  return clipText(s, max);
 }
 
 /** The value at `path` in `input`, and whether it is there at all. */

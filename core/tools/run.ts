@@ -60,6 +60,8 @@ export async function executeTool(tool: AnyTool, args: unknown, ctx: ToolContext
     throw new BinderyError('INVALID_INPUT', `${message} (tool ${tool.name})`, field);
   }
   ctx.signal?.throwIfAborted();
+  // A write's commit point: cancelled before it, nothing is written; after it, the write answers.
+  if (tool.annotations?.readOnlyHint === false) ctx.beginWrite?.();
   const out = await tool.handler(parsed.data, ctx);
   // A cancelled call's answer is never sent: skip counting and joining its text.
   ctx.signal?.throwIfAborted();

@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import type { Tier } from '../budget/tier.ts';
+import { content, keyPoints, model, name, summary, text } from '../services/binding-fields.ts';
 
-/**
- * A string that is stored exactly as sent: lone UTF-16 surrogates (stored as U+FFFD) and NUL
- * characters (libSQL cuts text at the first one) are refused, so a stored token count is always the
- * count of what is read back.
- */
-export const text = () =>
-  z
-    .string()
-    .refine((s) => s.isWellFormed(), { message: 'must be valid Unicode text (it contains a lone UTF-16 surrogate)' })
-    .refine((s) => !s.includes('\u0000'), { message: 'must not contain NUL characters (U+0000)' });
+// The field rules live with the one validation every write path shares (core/services/binding-fields.ts).
+export { content, keyPoints, name, summary, text };
 
 /**
  * A tier as the string "1", "1.5", "2" or the same number (generic clients and the MCP Inspector send
@@ -49,13 +42,4 @@ export const cursorSchema = () => z.string().max(2000).describe('nextCursor from
 export const maxTokensSchema = () =>
   z.number().int({ message: 'must be a whole number of tokens' }).positive({ message: 'must be a positive number of tokens' }).describe('hard cap on the response text, in tokens');
 
-export const modelSchema = () => text().max(120).describe('your model name, recorded as provenance');
-
-export const name = () => text().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' });
-export const summary = () =>
-  text().trim().min(1, { message: 'must not be empty' }).max(600, { message: 'must be at most 600 characters' });
-export const keyPoints = () =>
-  z
-    .array(text().trim().min(1, { message: 'must not be empty' }).max(160, { message: 'each must be at most 160 characters' }))
-    .max(8, { message: 'must have at most 8 items' });
-export const content = () => text().min(1, { message: 'must not be empty' });
+export const modelSchema = () => model().describe('your model name, recorded as provenance');

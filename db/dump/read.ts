@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DUMP_FORMAT, DUMP_TABLES, DumpError, isBlobValue, SESSION_TABLES, type DumpHeader, type DumpTrailer, type DumpValue } from './format.ts';
+import { rowProblem, type RowCheck } from './validate.ts';
 
 export type DumpEvent =
   | { kind: 'header'; header: DumpHeader }
@@ -33,9 +34,10 @@ const ROWS_PER_EVENT = 200;
  * Reads and checks a dump line by line. Events come as they are read, so a caller writing them must
  * treat nothing as final until the `end` event: only then are the row counts and the SHA-256 known
  * to match (a truncated or damaged file throws a DumpError before `end`). `knownSchemas` are the
- * migration tags this Bindery has; a dump of a later schema is refused at the header.
+ * migration tags this Bindery has; a dump of a later schema is refused at the header. Every row is
+ * checked against the schema's column types and `check` (a DumpError names its line, table and field).
  */
-export async function* readDump(lines: AsyncIterable<string>, knownSchemas: readonly string[]): AsyncGenerator<DumpEvent> {
+export async function* readDump(lines: AsyncIterable<string>, knownSchemas: readonly string[], check?: RowCheck): AsyncGenerator<DumpEvent> {
   const hash = createHash('sha256');
   const order = [...DUMP_TABLES, ...SESSION_TABLES] as readonly string[];
   const counts: Record<string, number> = {};
@@ -73,6 +75,8 @@ export async function* readDump(lines: AsyncIterable<string>, knownSchemas: read
       if (value.length !== table.columns.length || !value.every((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || isBlobValue(v))) {
         throw new DumpError(`corrupt dump: line ${lineNo} is not a row of ${table.name} (${table.columns.length} text, number, blob or null values)`);
       }
+      const problem = rowProblem(table.name, table.columns, value as DumpValue[], check);
+      if (problem) throw new DumpError(`bad value at line ${lineNo} (${table.name} row ${counts[table.name]! + 1}): ${table.name}.${problem.field} ${problem.rule}`);
       hash.update(`${line}\n`);
       counts[table.name]!++;
       pending.push(value as DumpValue[]);

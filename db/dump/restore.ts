@@ -3,8 +3,9 @@ import type { Database } from '../client.ts';
 import { migrate } from '../migrate.ts';
 import { migrations } from '../migrations/bundle.ts';
 import { rebuildSearchIndex } from '../store/fts.ts';
-import { blobBytes, DERIVED_SETTINGS, DumpError, isBlobValue, SESSION_TABLES, type DumpHeader } from './format.ts';
+import { blobBytes, DERIVED_SETTINGS, DUMP_TABLES, DumpError, isBlobValue, SESSION_TABLES, type DumpHeader } from './format.ts';
 import { readDump, type DumpEvent } from './read.ts';
+import type { RowCheck } from './validate.ts';
 
 export interface RestoreOptions {
   /**
@@ -13,6 +14,8 @@ export interface RestoreOptions {
    * the rows are checked as they are written, and the transaction rolls back on any fault.
    */
   verifyFirst?: boolean;
+  /** Rules of the running code a row must keep besides the column types (the core's field limits). */
+  checkRow?: RowCheck;
   /** Called with the total row count once known (after a verifying pass), then with rows written so far. */
   progress?: { total?(rows: number): void; rows?(done: number): void };
 }
@@ -37,33 +40,34 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export async function restoreDump(database: Database, open: () => AsyncIterable<string>, opts: RestoreOptions = {}): Promise<RestoreResult> {
   if (opts.verifyFirst) {
     let total = 0;
-    for await (const ev of readDump(open(), TAGS)) if (ev.kind === 'end') total = Object.values(ev.trailer.rows).reduce((a, b) => a + b, 0);
+    for await (const ev of readDump(open(), TAGS, opts.checkRow)) if (ev.kind === 'end') total = Object.values(ev.trailer.rows).reduce((a, b) => a + b, 0);
     opts.progress?.total?.(total);
-  } else {
-    // At least the header before the database is touched: a newer format or schema writes nothing.
-    const first = readDump(open(), TAGS);
-    await first.next();
-    await first.return(undefined);
   }
-  await assertEmpty(database.client);
+  // The stream is opened once more (a file) or only now (stdin, which cannot be opened twice), and
+  // its header read before the database is touched: a newer format or schema writes nothing.
+  const events = readDump(open(), TAGS, opts.checkRow);
+  const first = await events.next();
+  await assertEmpty(database.client).catch(async (err) => {
+    await events.return(undefined);
+    throw err;
+  });
   await migrate(database.db);
 
   const tx = await database.client.transaction('write');
-  let header: DumpHeader | undefined;
+  const header = first.done ? undefined : (first.value as Extract<DumpEvent, { kind: 'header' }>).header;
   let rows: Record<string, number> = {};
   try {
     // A fresh database holds the seeded help topics and the index-built marker: the dump's own replace them.
     await tx.batch([`DELETE FROM help_topics`, `DELETE FROM bindings_fts`, { sql: `DELETE FROM settings WHERE key IN (${DERIVED_SETTINGS.map(() => '?').join(', ')})`, args: DERIVED_SETTINGS }]);
     let done = 0;
     let insert = '';
-    for await (const ev of readDump(open(), TAGS) as AsyncGenerator<DumpEvent>) {
-      if (ev.kind === 'header') header = ev.header;
-      else if (ev.kind === 'table') insert = await insertSql(tx, ev.table, ev.columns);
+    for await (const ev of events) {
+      if (ev.kind === 'table') insert = await insertSql(tx, ev.table, ev.columns);
       else if (ev.kind === 'rows') {
         await tx.batch(ev.rows.map((row): InStatement => ({ sql: insert, args: row.map((v) => (isBlobValue(v) ? blobBytes(v) : v)) })));
         done += ev.rows.length;
         opts.progress?.rows?.(done);
-      } else rows = ev.trailer.rows;
+      } else if (ev.kind === 'end') rows = ev.trailer.rows;
     }
     await tx.commit();
   } catch (err) {
@@ -72,7 +76,14 @@ export async function restoreDump(database: Database, open: () => AsyncIterable<
   } finally {
     tx.close();
   }
-  await rebuildSearchIndex(database.db);
+  try {
+    await rebuildSearchIndex(database.db);
+  } catch (err) {
+    // Every row was checked, so this is not the dump's data (a full disk, a lost connection): the rows
+    // go again, so the database is left empty and restorable, never half-usable.
+    await emptyRestored(database.client).catch(() => {});
+    throw new DumpError(`the search index could not be built (${err instanceof Error ? err.message : String(err)}); the restored rows were removed, the database is empty: restore again`);
+  }
   return { header: header!, rows };
 }
 
@@ -83,6 +94,12 @@ async function insertSql(tx: Transaction, table: string, columns: string[]): Pro
   if (missing.length) throw new DumpError(`the dump has ${table}.${missing.join(`, ${table}.`)}, which this schema lacks`);
   const conflict = table === 'settings' ? ' ON CONFLICT (key) DO UPDATE SET value = excluded.value' : '';
   return `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
+}
+
+/** Removes every restored row (children first) and the search index, in one batch. */
+async function emptyRestored(client: Client): Promise<void> {
+  const tables = [...DUMP_TABLES, ...SESSION_TABLES].reverse();
+  await client.batch([...tables.map((t) => `DELETE FROM ${quote(t)}`), `DELETE FROM bindings_fts`], 'write');
 }
 
 /** Refuses a database holding anything but a fresh one's seed (help topics, settings). */

@@ -1,4 +1,5 @@
 import { tierCost, type Tier } from '../../budget/tier.ts';
+import { clip } from '../../clip.ts';
 import { fail } from '../../errors.ts';
 import { callTool } from '../../http/rest-tools.ts';
 import { listBindings } from '../../services/find.ts';
@@ -131,7 +132,7 @@ export const setRoutes: WebRoute[] = [
     async handle(ctx) {
       const name = (ctx.form.get('name') ?? '').trim();
       if (!name || name.length > 200) return list(ctx, 'name: must be 1 to 200 characters');
-      const description = (ctx.form.get('description') ?? '').trim().slice(0, 600);
+      const description = clip((ctx.form.get('description') ?? '').trim(), 600);
       const set = await createSet(ctx.core, ctx.user.caller, { name, description: description || undefined, space: ctx.form.get('space') || undefined });
       return redirect(`/sets/${set.id}`);
     },
