@@ -1,0 +1,106 @@
+// `bindery sync --watch`: runs a pass (one at a time) after the folder changes — fs.watch, recursive,
+// debounced so an editor's burst of writes makes one pass — after the space changes in the database
+// (polled: another process's edits raise no event here), and every `rescanMs` anyway, since a watcher
+// can miss events (network folders, a full event queue). A pass costs a listing and a stat per file
+// plus the work for what changed, so the fallback rescan is cheap. Stops on SIGINT/SIGTERM or `signal`.
+import { watch, type FSWatcher } from 'node:fs';
+import type { SyncCounts } from '../../core/services/sync.ts';
+import type { ProgressSink } from './progress.ts';
+
+export interface WatchOptions {
+  /** Runs one pass (never two at once: this module serialises them). */
+  pass: () => Promise<SyncCounts>;
+  /** Changes whenever the space's bindings change (db/store/sync.ts spaceFingerprint). */
+  fingerprint: () => Promise<string>;
+  /** Where the status line is drawn (a terminal only) and errors are written. */
+  err: ProgressSink;
+  label: string;
+  debounceMs?: number;
+  pollMs?: number;
+  rescanMs?: number;
+  signal?: AbortSignal;
+}
+
+const clock = () => new Date().toTimeString().slice(0, 8);
+
+/** Watches until stopped; resolves once the pass running at the stop has finished. */
+export async function watchFolder(realRoot: string, opts: WatchOptions): Promise<void> {
+  const { err } = opts;
+  const debounce = opts.debounceMs ?? 150;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last = await opts.fingerprint();
+  const status = (text: string) => {
+    if (err.isTTY) err.write(`\r${text}\x1b[K`);
+  };
+
+  const run = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await opts.pass();
+          last = await opts.fingerprint();
+          status(`watching ${opts.label} · in step at ${clock()} · Ctrl-C stops`);
+        } catch (e) {
+          // A failed pass (the database busy past its retries, a folder gone) is told; the next one retries.
+          err.write(`${err.isTTY ? '\r\x1b[K' : ''}sync pass failed: ${e instanceof Error ? e.message : String(e)}\n`);
+        }
+      } while (again && !stopped);
+    })().finally(() => (running = undefined));
+  };
+  const schedule = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(realRoot, { recursive: true }, (_event, name) => {
+      // Our own temporary files come and go on every write; their rename into place is the event that counts.
+      if (typeof name === 'string' && name.endsWith('.tmp')) return;
+      schedule(debounce);
+    });
+    watcher.on('error', () => {
+      watcher?.close();
+      err.write(`${err.isTTY ? '\r\x1b[K' : ''}the folder watcher stopped; changes are still picked up every ${(opts.rescanMs ?? 5000) / 1000} s\n`);
+    });
+  } catch {
+    err.write(`recursive folder watching is not available here; changes are picked up every ${(opts.rescanMs ?? 5000) / 1000} s\n`);
+  }
+  const poll = setInterval(() => {
+    opts.fingerprint().then(
+      (f) => {
+        if (f !== last) {
+          last = f;
+          schedule(0);
+        }
+      },
+      () => undefined,
+    );
+  }, opts.pollMs ?? 500);
+  const rescan = setInterval(() => schedule(0), opts.rescanMs ?? 5000);
+  if (err.isTTY) status(`watching ${opts.label} · in step at ${clock()} · Ctrl-C stops`);
+  else err.write(`watching ${opts.label} for changes (SIGINT or SIGTERM stops)\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    opts.signal?.addEventListener('abort', stop, { once: true });
+  });
+  stopped = true;
+  clearTimeout(timer);
+  clearInterval(poll);
+  clearInterval(rescan);
+  watcher?.close();
+  await running;
+  if (err.isTTY) err.write('\r\x1b[K');
+}

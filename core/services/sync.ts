@@ -1,0 +1,134 @@
+import type { Caller } from '../context.ts';
+import { BinderyError, fail } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { SpaceRow } from '../../db/store/users.ts';
+import { findImportedBinding } from '../../db/store/imports.ts';
+import { findSyncRoot, pairSyncRoot, syncBinding, trackingPath, type SyncBinding, type SyncRoot } from '../../db/store/sync.ts';
+import { resolveWritableSpace, type CoreDeps } from './bindings.ts';
+import { bytesHash, readSyncDoc, type SyncDoc } from './sync-format.ts';
+import type { FileStamp, SyncFolder } from './sync-folder.ts';
+
+// `bindery sync`: one pass brings a space and a folder in step (core/services/sync-pass.ts runs it).
+// This file holds the pairing of a folder with a space and the pieces the pass shares.
+
+/** What a pass did, file by file (the CLI prints them; tests read them). */
+export type SyncEvent =
+  | { kind: 'created' | 'updated' | 'adopted' | 'deleted' | 'written' | 'removed'; path: string; id: string; version?: number }
+  | { kind: 'renamed'; from: string; path: string; id: string }
+  | { kind: 'conflict'; path: string; id: string; detail: string }
+  | { kind: 'skipped'; path: string; reason: string };
+
+export type SyncKind = SyncEvent['kind'];
+export type SyncCounts = Record<SyncKind, number>;
+
+export const emptyCounts = (): SyncCounts => ({ created: 0, updated: 0, adopted: 0, renamed: 0, deleted: 0, written: 0, removed: 0, conflict: 0, skipped: 0 });
+
+/** Test seams: called right after each database or folder write and before the sync state records it. */
+export interface SyncHooks {
+  afterWrite?(step: string, path: string): void;
+}
+
+/** One folder paired with one space, for a caller, across passes (watch mode keeps it). */
+export interface SyncSession {
+  deps: CoreDeps;
+  caller: Caller;
+  root: SyncRoot;
+  space: SpaceRow;
+  folder: SyncFolder;
+  report: (e: SyncEvent) => void;
+  hooks?: SyncHooks;
+  /** Files left out, with the stamp they had: told once, not on every pass while they stay so. */
+  quiet: Map<string, string>;
+}
+
+/**
+ * Pairs the folder at `realPath` with a space the caller owns: the one it was paired with before, else
+ * `spaceRef` (default: the personal space). Naming another space for a paired folder is refused, so
+ * a typo never mirrors one space's folder into another (or deletes from it).
+ */
+export async function openSync(deps: CoreDeps, caller: Caller, realPath: string, spaceRef?: string): Promise<{ root: SyncRoot; space: SpaceRow }> {
+  const paired = await findSyncRoot(deps.db, realPath);
+  if (paired) {
+    const space = await resolveWritableSpace(deps, caller, paired.spaceId);
+    if (spaceRef) {
+      const asked = await resolveWritableSpace(deps, caller, spaceRef);
+      if (asked.id !== space.id) throw fail.conflict('space', `${realPath} is synced with @${space.slug}, not @${asked.slug}; sync it without --space (or with --space ${space.slug}), or sync another folder with @${asked.slug}`);
+    }
+    return { root: paired, space };
+  }
+  const space = await resolveWritableSpace(deps, caller, spaceRef);
+  const root = await pairSyncRoot(deps.db, { id: newId('syr'), path: realPath, spaceId: space.id, createdAt: deps.now() });
+  if (root.spaceId !== space.id) return openSync(deps, caller, realPath, spaceRef);
+  return { root, space };
+}
+
+/** A file read in this pass: its path, bytes' hash, stamp as listed, and its document (or why not). */
+export interface ReadFile extends FileStamp {
+  path: string;
+  hash: string;
+  doc: SyncDoc;
+}
+
+/** Room for an export file's front matter on top of the content limit (as `bindery import` allows). */
+export const FRONT_MATTER_ALLOWANCE = 64 * 1024;
+
+/** Reads and parses one listed file; a file that cannot be synced is reported once and left alone. */
+export async function readFile(s: SyncSession, path: string, stamp: FileStamp): Promise<ReadFile | undefined> {
+  const max = s.deps.config.maxContentBytes;
+  const read = s.folder.read(path, max + FRONT_MATTER_ALLOWANCE);
+  let skipped = 'skipped' in read ? read.skipped : undefined;
+  let doc: SyncDoc | undefined;
+  if ('bytes' in read) {
+    const parsed = readSyncDoc(read.bytes, path);
+    if ('skipped' in parsed) skipped = parsed.skipped;
+    else {
+      doc = parsed;
+      const bytes = new TextEncoder().encode(parsed.fields.content).length;
+      if (bytes > max) skipped = `is ${bytes} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+    }
+  }
+  if (skipped !== undefined || !doc) {
+    skip(s, path, skipped ?? 'unreadable', stamp);
+    return undefined;
+  }
+  s.quiet.delete(path);
+  return { path, hash: await bytesHash((read as { bytes: Uint8Array }).bytes), size: stamp.size, mtimeMs: stamp.mtimeMs, doc };
+}
+
+/** Reports a file left out, unless it was reported already in the same state. */
+export function skip(s: SyncSession, path: string, reason: string, stamp?: FileStamp): void {
+  const key = `${reason}|${stamp?.size}|${stamp?.mtimeMs}`;
+  if (s.quiet.get(path) === key) return;
+  s.quiet.set(path, key);
+  s.report({ kind: 'skipped', path, reason });
+}
+
+/** The binding of this space with this id as sync sees it (undefined: not in this space). */
+export function bindingOf(s: SyncSession, id: string): Promise<SyncBinding | undefined> {
+  return syncBinding(s.deps.db, s.space.id, id);
+}
+
+/**
+ * The live binding an untracked file belongs to, if one exists that no other file of this folder
+ * tracks: the id its export front matter names, else the one made from (or last written to) its path.
+ * This is how a run cut short between a write and its record picks up where it stopped.
+ */
+export async function ownerOf(s: SyncSession, file: ReadFile): Promise<SyncBinding | undefined> {
+  const candidates = [file.doc.id, (await findImportedBinding(s.deps.db, s.space.id, file.path))?.id];
+  for (const id of candidates) {
+    if (!id) continue;
+    const b = await bindingOf(s, id);
+    if (b && !b.deleted && (await trackingPath(s.deps.db, s.root.id, id)) === undefined) return b;
+  }
+  return undefined;
+}
+
+/** True for the errors that mean "this file cannot become a binding as written" (reported, skipped). */
+export function isFileRefusal(e: unknown): e is BinderyError {
+  return e instanceof BinderyError && (e.code === 'TOO_LARGE' || e.code === 'INVALID_INPUT');
+}
+
+/** True for a stale expectedVersion: Bindery's side moved while this pass worked. */
+export function isStale(e: unknown): boolean {
+  return e instanceof BinderyError && e.code === 'CONFLICT' && e.field === 'expectedVersion';
+}
