@@ -69,6 +69,9 @@ export interface ReadFile extends FileStamp {
   doc: SyncDoc;
 }
 
+/** How a file in the export form begins (core/services/export-format.ts). */
+const EXPORT_HEAD = /^---\r?\n(?:bindery: |\{"bindery":)/;
+
 /** Room for an export file's front matter on top of the content limit (as `bindery import` allows). */
 export const FRONT_MATTER_ALLOWANCE = 64 * 1024;
 
@@ -76,9 +79,12 @@ export const FRONT_MATTER_ALLOWANCE = 64 * 1024;
 export async function readFile(s: SyncSession, path: string, stamp: FileStamp): Promise<ReadFile | undefined> {
   const max = s.deps.config.maxContentBytes;
   const read = s.folder.read(path, max + FRONT_MATTER_ALLOWANCE);
-  let skipped = 'skipped' in read ? read.skipped : undefined;
+  const tooLarge = `is ${stamp.size} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+  // Only a file in the export form may pass the limit, by its front matter; its content is checked below.
+  let skipped = 'skipped' in read ? (/the limit is \d+ bytes/.test(read.skipped) ? tooLarge : read.skipped) : undefined;
   let doc: SyncDoc | undefined;
-  if ('bytes' in read) {
+  if ('bytes' in read && read.bytes.length > max && !EXPORT_HEAD.test(new TextDecoder().decode(read.bytes.subarray(0, 64)))) skipped = tooLarge;
+  else if ('bytes' in read) {
     const parsed = readSyncDoc(read.bytes, path);
     if ('skipped' in parsed) skipped = parsed.skipped;
     else {
