@@ -1,10 +1,10 @@
 import { BinderyError } from '../errors.ts';
-import { filesBehind, forgetFile, moveFile, recordFile, setSourcePath, trackedFiles, untrackedBindings, type SyncBinding, type TrackedFile } from '../../db/store/sync.ts';
+import { filesBehind, forgetFile, moveFile, setSourcePath, trackedFiles, untrackedBindings, type SyncBinding, type TrackedFile } from '../../db/store/sync.ts';
 import { createBinding, deleteBinding, updateBinding } from './bindings.ts';
 import { restoreBinding } from './restore.ts';
 import { bytesHash, conflictPath, formatFor, inStep, renderSyncFile, safeRelativePath, type SyncFormat } from './sync-format.ts';
-import { TAKEN, type FileStamp, type WriteExpectation } from './sync-folder.ts';
-import { bindingOf, emptyCounts, isFileRefusal, isStale, ownerOf, readFile, skip, type ReadFile, type SyncCounts, type SyncSession } from './sync.ts';
+import { TAKEN, type WriteExpectation } from './sync-folder.ts';
+import { bindingOf, emptyCounts, flushRecords, isFileRefusal, isStale, ownerOf, readFile, record, skip, type ReadFile, type SyncCounts, type SyncSession } from './sync.ts';
 
 // One pass of `bindery sync`. The folder's side first (new, changed, renamed, deleted files), then
 // Bindery's (newer versions, deletions, bindings with no file). Every step writes the database or the
@@ -17,10 +17,13 @@ const HUMAN = { source: 'human' as const, model: null };
 export async function syncPass(s: SyncSession): Promise<SyncCounts> {
   const counts = emptyCounts();
   const outer = s.report;
-  const session: SyncSession = { ...s, report: (e) => (counts[e.kind]++, outer(e)) };
+  const session: SyncSession = { ...s, report: (e) => (counts[e.kind]++, outer(e)), pending: new Map() };
   await s.deps.tokens.load();
   await folderSide(session);
+  // Bindery's side asks the database which files are behind: every record must be in it first.
+  await flushRecords(session);
   await binderySide(session);
+  await flushRecords(session);
   return counts;
 }
 
@@ -64,11 +67,6 @@ async function folderSide(s: SyncSession): Promise<void> {
   }
   for (const [row, file] of changed) await fileChanged(s, row, file);
   for (const file of fresh) await fileNew(s, file);
-}
-
-/** Records a file as in step with version `version` of its binding. */
-async function record(s: SyncSession, bindingId: string, version: number, format: SyncFormat, file: { path: string; hash: string } & FileStamp): Promise<void> {
-  await recordFile(s.deps.db, { rootId: s.root.id, path: file.path, bindingId, version, hash: file.hash, size: file.size, mtimeMs: file.mtimeMs, format, syncedAt: s.deps.now() });
 }
 
 /** A new file: it joins the binding it belongs to (a run cut short), or becomes a new binding. */

@@ -3,9 +3,9 @@ import { BinderyError, fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { SpaceRow } from '../../db/store/users.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
-import { findSyncRoot, pairSyncRoot, syncBinding, trackingPath, type SyncBinding, type SyncRoot } from '../../db/store/sync.ts';
+import { findSyncRoot, pairSyncRoot, recordFile, recordFiles, syncBinding, trackingPath, type SyncBinding, type SyncFileRow, type SyncRoot } from '../../db/store/sync.ts';
 import { resolveWritableSpace, type CoreDeps } from './bindings.ts';
-import { bytesHash, readSyncDoc, type SyncDoc } from './sync-format.ts';
+import { bytesHash, readSyncDoc, type SyncDoc, type SyncFormat } from './sync-format.ts';
 import type { FileStamp, SyncFolder } from './sync-folder.ts';
 
 // `bindery sync`: one pass brings a space and a folder in step (core/services/sync-pass.ts runs it).
@@ -39,6 +39,32 @@ export interface SyncSession {
   hooks?: SyncHooks;
   /** Files left out, with the stamp they had: told once, not on every pass while they stay so. */
   quiet: Map<string, string>;
+  /**
+   * Records not yet written, by path. A record only saves the next pass work (a file that equals its
+   * binding is picked up as in step without one), so records are written a batch at a time, one
+   * commit for many files, and one lost to a crash costs the next pass one read.
+   */
+  pending?: Map<string, SyncFileRow>;
+}
+
+/** Records waiting before a batch is written. */
+const RECORD_BATCH = 200;
+
+/** Records a file as in step with version `version` of its binding (written in batches; see `pending`). */
+export async function record(s: SyncSession, bindingId: string, version: number, format: SyncFormat, file: { path: string; hash: string } & FileStamp): Promise<void> {
+  const row = { rootId: s.root.id, path: file.path, bindingId, version, hash: file.hash, size: file.size, mtimeMs: file.mtimeMs, format, syncedAt: s.deps.now() };
+  if (!s.pending) return void (await recordFile(s.deps.db, row));
+  s.pending.delete(file.path);
+  s.pending.set(file.path, row);
+  if (s.pending.size >= RECORD_BATCH) await flushRecords(s);
+}
+
+/** Writes the records waiting, if any. */
+export async function flushRecords(s: SyncSession): Promise<void> {
+  if (!s.pending?.size) return;
+  const rows = [...s.pending.values()];
+  s.pending.clear();
+  await recordFiles(s.deps.db, rows);
 }
 
 /**
@@ -124,7 +150,8 @@ export async function ownerOf(s: SyncSession, file: ReadFile): Promise<SyncBindi
   for (const id of candidates) {
     if (!id) continue;
     const b = await bindingOf(s, id);
-    if (b && !b.deleted && (await trackingPath(s.deps.db, s.root.id, id)) === undefined) return b;
+    const pending = [...(s.pending?.values() ?? [])].some((r) => r.bindingId === id);
+    if (b && !b.deleted && !pending && (await trackingPath(s.deps.db, s.root.id, id)) === undefined) return b;
   }
   return undefined;
 }

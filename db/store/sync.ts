@@ -65,6 +65,15 @@ export function recordFile(db: BinderyDb, row: SyncFileRow) {
   return db.insert(syncFilesTable).values(row).onConflictDoUpdate({ target: [syncFilesTable.rootId, syncFilesTable.path], set: rest }).run();
 }
 
+/** Records many files as in step, in one batch (one commit). */
+export async function recordFiles(db: BinderyDb, rows: SyncFileRow[]): Promise<void> {
+  const [first, ...rest] = rows.map((row) => {
+    const { rootId: _r, path: _p, ...set } = row;
+    return db.insert(syncFilesTable).values(row).onConflictDoUpdate({ target: [syncFilesTable.rootId, syncFilesTable.path], set });
+  });
+  if (first) await db.batch([first, ...rest]);
+}
+
 /** Forgets a file. */
 export function forgetFile(db: BinderyDb, rootId: string, path: string) {
   return db.delete(syncFilesTable).where(and(eq(syncFilesTable.rootId, rootId), eq(syncFilesTable.path, path))).run();
