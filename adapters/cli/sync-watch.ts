@@ -19,6 +19,8 @@ export interface WatchOptions {
   pollMs?: number;
   rescanMs?: number;
   signal?: AbortSignal;
+  /** Told once the watcher and the polls are in place (edits from then on are seen). */
+  onReady?: () => void;
 }
 
 const clock = () => new Date().toTimeString().slice(0, 8);
@@ -85,10 +87,11 @@ export async function watchFolder(realRoot: string, opts: WatchOptions): Promise
       },
       () => undefined,
     );
-  }, opts.pollMs ?? 500);
+  }, opts.pollMs ?? 250);
   const rescan = setInterval(() => schedule(0), opts.rescanMs ?? 5000);
   if (err.isTTY) status(`watching ${opts.label} · in step at ${clock()} · Ctrl-C stops`);
   else err.write(`watching ${opts.label} for changes (SIGINT or SIGTERM stops)\n`);
+  opts.onReady?.();
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
