@@ -41,7 +41,7 @@ export function eventLine(e: SyncEvent, all: boolean): string | undefined {
     case 'renamed':
       return `renamed ${e.from} → ${e.path} (${e.id})`;
     case 'deleted':
-      return `deleted ${e.id}: ${e.path} is gone from the folder (restorable: the web app's Deleted list)`;
+      return `deleted ${e.id}: ${e.path} is gone from the folder (restorable: the web app's Deleted page, /trash)`;
     case 'removed':
       return `removed ${e.path}: ${e.id} was deleted in Bindery`;
     default:

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { restoreBinding } from '../../core/services/restore.ts';
+import { importFolder } from '../../adapters/cli/import.ts';
+import { main as syncMain } from '../../adapters/cli/sync.ts';
 import { err, ok } from '../helpers.ts';
 import { createSyncWorld, type SyncWorld } from './sync-world.ts';
 
@@ -301,5 +303,39 @@ describe('a pass cut short is finished by the next', () => {
     expect(counts.conflict).toBe(0);
     await expectInStep({ 'con.md': '# Con\n\nFolder.\n' });
     expect(read('con.bindery-conflict-v2.md')).toBe('# Con\n\nBindery.\n');
+  });
+});
+
+describe('the command', () => {
+  test('a folder imported before is picked up by its first sync: no binding made twice', async () => {
+    w = await createSyncWorld();
+    write('a.md', '# A\n\nImported first.\n');
+    write('b/c.md', '# C\n\nImported too.\n');
+    await importFolder(w.deps, w.caller, w.dir, () => undefined);
+    write('a.md', '# A\n\nImported first, then edited.\n');
+    const { counts } = await w.pass();
+    expect(counts).toMatchObject({ created: 0, adopted: 2 });
+    expect((await live()).size).toBe(2);
+    expect(await idOf('# A\n\nImported first, then edited.\n')).toBeDefined();
+  });
+
+  test('on a terminal, a progress line is drawn on stderr; the summary goes to stdout; a bad --space exits 2 naming it', async () => {
+    w = await createSyncWorld();
+    for (let i = 0; i < 5; i++) write(`n${i}.md`, `# N${i}\n\nText.\n`);
+    let err = '';
+    let out = '';
+    const saved = process.env.BINDERY_DB_URL;
+    process.env.BINDERY_DB_URL = w.url;
+    try {
+      const code = await syncMain([w.dir], { err: { isTTY: true, write: (t: string) => (err += t) }, out: { write: (t: string) => (out += t) } });
+      expect(code).toBe(0);
+      expect(err).toMatch(/\r\d+ files/);
+      expect(out).toMatch(/^synced .* with @local: 5 created, 0 updated, 0 renamed, 0 deleted, 0 written to the folder, 0 removed from the folder, 0 conflicts, 0 skipped\n$/);
+      err = '';
+      expect(await syncMain([w.dir, '--space', 'nope'], { err: { write: (t: string) => (err += t) }, out: { write: () => true } })).toBe(2);
+      expect(err).toContain('no space "nope"');
+    } finally {
+      process.env.BINDERY_DB_URL = saved;
+    }
   });
 });
