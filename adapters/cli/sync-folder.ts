@@ -37,9 +37,11 @@ export function createSyncFolder(realRoot: string): SyncFolder {
   return {
     list(onSkip) {
       const out: FolderEntry[] = [];
-      for (const file of markdownFiles(realRoot, (p, reason) => onSkip(rel(p), reason))) {
+      // Hidden files (an editor's lock and backup files among them) are not synced, nor told about.
+      const hidden = (path: string) => path.split('/').pop()!.startsWith('.');
+      for (const file of markdownFiles(realRoot, (p, reason) => hidden(rel(p)) || onSkip(rel(p), reason))) {
         const path = rel(file);
-        if (CONFLICT_NAME.test(path)) continue;
+        if (CONFLICT_NAME.test(path) || hidden(path)) continue;
         const st = lstatSync(file, { throwIfNoEntry: false });
         if (st?.isFile()) out.push({ path, size: st.size, mtimeMs: st.mtimeMs });
       }

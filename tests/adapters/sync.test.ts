@@ -180,6 +180,8 @@ describe('safety', () => {
     writeFileSync(join(outside, 'secret.md'), '# Secret\n\nOutside the folder.\n');
     symlinkSync(join(outside, 'secret.md'), join(w.dir, 'link.md'));
     symlinkSync(outside, join(w.dir, 'linked-folder'));
+    symlinkSync('user@host.1234', join(w.dir, '.#lockfile.md'));
+    write('.hidden.md', '# Hidden\n\nNot synced.\n');
     write('sub/tracked.md', '# Tracked\n\nIn a subfolder.\n');
     const { counts, events } = await w.pass();
     expect(counts.created).toBe(1);
