@@ -48,6 +48,14 @@ export function createSyncFolder(realRoot: string): SyncFolder {
       return out;
     },
 
+    entry(path) {
+      // What `list` leaves out is left out here too: hidden or node_modules segments, other files, copies.
+      if (!safeRelativePath(path) || path.split('/').includes('node_modules')) return undefined;
+      const st = lstatSync(abs(path), { throwIfNoEntry: false });
+      if (st?.isSymbolicLink()) return { skipped: 'a symbolic link; links are not followed' };
+      return st?.isFile() ? { path, size: st.size, mtimeMs: st.mtimeMs } : undefined;
+    },
+
     read(path, maxBytes) {
       return readListedFile(realRoot, realRoot, abs(path), maxBytes);
     },

@@ -88,8 +88,8 @@ export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSi
     }
     const label = session.space.slug;
     /** One pass; its summary always in one-shot mode, in watch mode only when it did something. */
-    const pass = async (always: boolean) => {
-      const counts = await syncPass(session);
+    const pass = async (always: boolean, only?: ReadonlySet<string>) => {
+      const counts = await syncPass(session, only);
       const did = Object.values(counts).some((n) => n > 0);
       if (always || did) (progress ??= createProgress({ unit: 'files', sink: err, summarySink: sinks.out })).done(summaryLine(dir, label, counts));
       progress = undefined;
@@ -97,7 +97,7 @@ export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSi
     };
     await pass(true);
     if (!watch) return 0;
-    await watchFolder(realpathSync(dir), { pass: () => pass(false), fingerprint: () => spaceFingerprint(deps.db, session.space.id), err, label: `${dir} with @${label}`, signal: sinks.signal });
+    await watchFolder(realpathSync(dir), { pass: (only) => pass(false, only), fingerprint: () => spaceFingerprint(deps.db, session.space.id), err, label: `${dir} with @${label}`, signal: sinks.signal });
     return 0;
   } finally {
     database.close();

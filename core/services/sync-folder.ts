@@ -24,6 +24,11 @@ export const TAKEN = 'a file is already there';
 export interface SyncFolder {
   /** Every Markdown file, sorted; what is left out (links, conflict copies) is told to `onSkip` with why. */
   list(onSkip: (path: string, reason: string) => void): FolderEntry[];
+  /**
+   * One path as `list` would give it (a watcher names what changed): its entry, undefined when no
+   * file that would be synced is there, or why it is left out.
+   */
+  entry(path: string): FolderEntry | undefined | { skipped: string };
   /** Reads a listed file if it is still a regular file of at most `maxBytes` inside the folder. */
   read(path: string, maxBytes: number): { bytes: Uint8Array } | { skipped: string };
   /**

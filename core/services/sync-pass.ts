@@ -1,9 +1,9 @@
 import { BinderyError } from '../errors.ts';
-import { filesBehind, forgetFile, moveFile, setSourcePath, trackedFiles, untrackedBindings, type SyncBinding, type TrackedFile } from '../../db/store/sync.ts';
+import { filesBehind, forgetFile, moveFile, setSourcePath, trackedFiles, trackedFilesAt, untrackedBindings, type SyncBinding, type TrackedFile } from '../../db/store/sync.ts';
 import { createBinding, deleteBinding, updateBinding } from './bindings.ts';
 import { restoreBinding } from './restore.ts';
 import { bytesHash, conflictPath, formatFor, inStep, renderSyncFile, safeRelativePath, type SyncFormat } from './sync-format.ts';
-import { TAKEN, type WriteExpectation } from './sync-folder.ts';
+import { TAKEN, type FolderEntry, type WriteExpectation } from './sync-folder.ts';
 import { bindingOf, emptyCounts, flushRecords, isFileRefusal, isStale, ownerOf, readFile, record, skip, type ReadFile, type SyncCounts, type SyncSession } from './sync.ts';
 
 // One pass of `bindery sync`. The folder's side first (new, changed, renamed, deleted files), then
@@ -13,13 +13,17 @@ import { bindingOf, emptyCounts, flushRecords, isFileRefusal, isStale, ownerOf, 
 
 const HUMAN = { source: 'human' as const, model: null };
 
-/** Brings the session's folder and space in step once; returns what it did, by kind. */
-export async function syncPass(s: SyncSession): Promise<SyncCounts> {
+/**
+ * Brings the session's folder and space in step once; returns what it did, by kind. `only` narrows the
+ * folder's side to these paths (a watcher's events; empty: Bindery's side alone); Bindery's side is
+ * always whole (two indexed queries).
+ */
+export async function syncPass(s: SyncSession, only?: ReadonlySet<string>): Promise<SyncCounts> {
   const counts = emptyCounts();
   const outer = s.report;
   const session: SyncSession = { ...s, report: (e) => (counts[e.kind]++, outer(e)), pending: new Map() };
   await s.deps.tokens.load();
-  await folderSide(session);
+  await folderSide(session, only);
   // Bindery's side asks the database which files are behind: every record must be in it first.
   await flushRecords(session);
   await binderySide(session);
@@ -27,13 +31,16 @@ export async function syncPass(s: SyncSession): Promise<SyncCounts> {
   return counts;
 }
 
-async function folderSide(s: SyncSession): Promise<void> {
-  const tracked = new Map((await trackedFiles(s.deps.db, s.root.id)).map((r) => [r.path, r]));
+async function folderSide(s: SyncSession, only?: ReadonlySet<string>): Promise<void> {
+  if (only?.size === 0) return;
+  const rows = only ? await trackedFilesAt(s.deps.db, s.root.id, [...only]) : await trackedFiles(s.deps.db, s.root.id);
+  const tracked = new Map(rows.map((r) => [r.path, r]));
   const unavailable = new Set<string>();
-  const entries = s.folder.list((path, reason) => {
+  const onSkip = (path: string, reason: string) => {
     unavailable.add(path);
     skip(s, path, reason);
-  });
+  };
+  const entries = only ? [...only].sort().flatMap((path) => folderEntry(s, path, onSkip)) : s.folder.list(onSkip);
   const seen = new Set<string>();
   const fresh: ReadFile[] = [];
   const changed: [TrackedFile, ReadFile][] = [];
@@ -67,6 +74,16 @@ async function folderSide(s: SyncSession): Promise<void> {
   }
   for (const [row, file] of changed) await fileChanged(s, row, file);
   for (const file of fresh) await fileNew(s, file);
+}
+
+/** The entry at one path (none when nothing to sync is there); one left out is told to `onSkip`. */
+function folderEntry(s: SyncSession, path: string, onSkip: (path: string, reason: string) => void): FolderEntry[] {
+  const e = s.folder.entry(path);
+  if (e && 'skipped' in e) {
+    onSkip(path, e.skipped);
+    return [];
+  }
+  return e ? [e] : [];
 }
 
 /** A new file: it joins the binding it belongs to (a run cut short), or becomes a new binding. */

@@ -24,25 +24,31 @@ export async function pairSyncRoot(db: BinderyDb, root: SyncRoot): Promise<SyncR
   return (await findSyncRoot(db, root.path))!;
 }
 
+const TRACKED = sql`SELECT f.root_id AS rootId, f.path AS path, f.binding_id AS bindingId, f.version AS version,
+      f.hash AS hash, f.size AS size, f.mtime_ms AS mtimeMs, f.format AS format, f.synced_at AS syncedAt,
+      CASE WHEN b.deleted_at IS NULL THEN b.current_version END AS current
+    FROM sync_files f LEFT JOIN bindings b ON b.id = f.binding_id`;
+
+const tracked = (rows: (SyncFileRow & { current: number | null })[]): TrackedFile[] => rows.map((r) => ({ ...r, current: r.current === null ? null : Number(r.current) }));
+
 /** Every tracked file of a folder with its binding's current version (null: deleted or missing). */
 export async function trackedFiles(db: BinderyDb, rootId: string): Promise<TrackedFile[]> {
-  const rows = await db
-    .select({ f: syncFilesTable, current: sql<number | null>`CASE WHEN ${bindingsTable.deletedAt} IS NULL THEN ${bindingsTable.currentVersion} END` })
-    .from(syncFilesTable)
-    .leftJoin(bindingsTable, eq(bindingsTable.id, syncFilesTable.bindingId))
-    .where(eq(syncFilesTable.rootId, rootId))
-    .all();
-  return rows.map((r) => ({ ...r.f, current: r.current === null ? null : Number(r.current) }));
+  return tracked(await db.all(sql`${TRACKED} WHERE f.root_id = ${rootId}`));
+}
+
+/** The tracked files of a folder at these paths (a watcher's pass over what changed). */
+export async function trackedFilesAt(db: BinderyDb, rootId: string, paths: readonly string[]): Promise<TrackedFile[]> {
+  const out: TrackedFile[] = [];
+  for (let i = 0; i < paths.length; i += 200) {
+    const some = paths.slice(i, i + 200);
+    out.push(...tracked(await db.all(sql`${TRACKED} WHERE f.root_id = ${rootId} AND f.path IN (${sql.join(some.map((p) => sql`${p}`), sql`, `)})`)));
+  }
+  return out;
 }
 
 /** Tracked files whose binding moved on (a newer version, deleted, gone) since they were in step. */
 export async function filesBehind(db: BinderyDb, rootId: string): Promise<TrackedFile[]> {
-  const rows = await db.all<SyncFileRow & { current: number | null }>(sql`SELECT f.root_id AS rootId, f.path AS path, f.binding_id AS bindingId, f.version AS version,
-      f.hash AS hash, f.size AS size, f.mtime_ms AS mtimeMs, f.format AS format, f.synced_at AS syncedAt,
-      CASE WHEN b.deleted_at IS NULL THEN b.current_version END AS current
-    FROM sync_files f LEFT JOIN bindings b ON b.id = f.binding_id
-    WHERE f.root_id = ${rootId} AND (b.id IS NULL OR b.deleted_at IS NOT NULL OR b.current_version <> f.version)`);
-  return rows.map((r) => ({ ...r, current: r.current === null ? null : Number(r.current) }));
+  return tracked(await db.all(sql`${TRACKED} WHERE f.root_id = ${rootId} AND (b.id IS NULL OR b.deleted_at IS NOT NULL OR b.current_version <> f.version)`));
 }
 
 /** Live bindings of a space that no file of this folder tracks. */

@@ -26,7 +26,7 @@ export interface SyncWorld {
   /** An assistant on the same database (writes are `source: llm`). */
   mcp: Client;
   /** Runs one pass; `events` are this pass's, `reads` how many files it read. */
-  pass(opts?: { hooks?: SyncHooks; space?: string }): Promise<{ counts: SyncCounts; events: SyncEvent[]; reads: number }>;
+  pass(opts?: { hooks?: SyncHooks; space?: string; only?: string[] }): Promise<{ counts: SyncCounts; events: SyncEvent[]; reads: number }>;
   close(): void;
 }
 
@@ -61,7 +61,7 @@ export async function createSyncWorld(env: Record<string, string> = {}): Promise
       if (!session || opts.space) session = await openSyncSession(deps, caller, dir, { space: opts.space, report });
       const folder = session.folder;
       const counted = { ...folder, read: (p: string, max: number) => (reads++, folder.read(p, max)) };
-      const counts = await syncPass({ ...session, folder: counted, report, hooks: opts.hooks });
+      const counts = await syncPass({ ...session, folder: counted, report, hooks: opts.hooks }, opts.only && new Set(opts.only));
       return { counts, events, reads };
     },
     close() {

@@ -308,6 +308,33 @@ describe('a pass cut short is finished by the next', () => {
   });
 });
 
+describe("a watcher's pass", () => {
+  test('looks only at the paths it is given (a rename named by both paths keeps its binding); none: Bindery’s side alone', async () => {
+    w = await createSyncWorld();
+    write('a.md', '# A\n\nOne.\n');
+    write('b.md', '# B\n\nTwo.\n');
+    write('c.md', '# C\n\nThree.\n');
+    await w.pass();
+    const cId = (await idOf('# C\n\nThree.\n'))!;
+    write('a.md', '# A\n\nOne, edited.\n');
+    write('b.md', '# B\n\nTwo, edited.\n');
+    const narrow = await w.pass({ only: ['a.md', 'nothing-here.md', 'not-markdown.txt'] });
+    expect(narrow.counts).toMatchObject({ updated: 1, deleted: 0, created: 0 });
+    expect(narrow.reads).toBe(1);
+    expect(await idOf('# B\n\nTwo.\n')).toBeDefined();
+    renameSync(join(w.dir, 'c.md'), join(w.dir, 'c2.md'));
+    const moved = await w.pass({ only: ['c.md', 'c2.md'] });
+    expect(moved.counts).toMatchObject({ renamed: 1, deleted: 0, created: 0 });
+    expect((await live()).get(cId)!.sourcePath).toBe('c2.md');
+    await ok(w.mcp, 'update_binding', { id: cId, content: '# C\n\nFrom Bindery.\n' });
+    const dbOnly = await w.pass({ only: [] });
+    expect(dbOnly.reads).toBe(0);
+    expect(dbOnly.counts).toMatchObject({ written: 1, updated: 0 });
+    expect(read('c2.md')).toBe('# C\n\nFrom Bindery.\n');
+    expect((await w.pass()).counts.updated).toBe(1);
+  });
+});
+
 describe('the command', () => {
   test('a folder imported before is picked up by its first sync: no binding made twice', async () => {
     w = await createSyncWorld();
