@@ -82,7 +82,7 @@ export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSi
       session = await openSyncSession(deps, caller, dir, { space: values.space, report });
     } catch (e) {
       if (!(e instanceof BinderyError) || !['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'].includes(e.code)) throw e;
-      const why = e.code === 'NOT_FOUND' ? `no space "${values.space}" that @${caller.handle} can see` : e.message;
+      const why = e.code !== 'NOT_FOUND' ? e.message : values.space ? `no space "${values.space}" that @${caller.handle} can see` : `the space ${dir} is synced with is not one @${caller.handle} can see`;
       err.write(`bindery sync: ${why}; nothing was synced (BINDERY_USER=${caller.handle})\n`);
       return 2;
     }
