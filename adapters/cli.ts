@@ -12,6 +12,7 @@ const USAGE = `usage: bindery <command>
   migrate [--print-sql [--since <tag>]]  create or upgrade the database (BINDERY_DB_URL); --print-sql: SQL for D1
   import <dir> [--space <slug>]  every .md file under <dir> becomes a binding (in that space)
   export <dir> [--space <slug>]  every binding becomes <dir>/<space>/<slug>.md (front matter + content)
+  sync <dir> [--space <slug>] [--watch]  keep a space and a folder of Markdown in step, both ways
   measure [--json] [-- <cmd> …]  token cost of tool definitions (Bindery's, or any stdio MCP server's)
   lock [--check]                 write or check bindery.lock.json (tool surface and token risk)
   keys create --user <handle> [--print-sql]  print a new API key (stored hashed); --print-sql: SQL for D1
@@ -23,7 +24,7 @@ const USAGE = `usage: bindery <command>
   restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)
   embed                          fill missing embedding vectors (only with BINDERY_EMBEDDINGS_URL)`;
 
-const COMMANDS = ['stdio', 'serve', 'connect', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore', 'embed'];
+const COMMANDS = ['stdio', 'serve', 'connect', 'migrate', 'import', 'export', 'sync', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore', 'embed'];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {

@@ -14,8 +14,8 @@
 /** Bumped when a reader of an older format could not restore what this writer writes. */
 export const DUMP_FORMAT = 1;
 
-/** Tables written, parents first. Everything a person or a client made, and the secrets' hashes. */
-export const DUMP_TABLES = ['users', 'spaces', 'bindings', 'versions', 'binding_vectors', 'sets', 'set_items', 'shares', 'comments', 'help_topics', 'api_keys', 'settings', 'oauth_clients'] as const;
+/** Tables written, parents first. Everything a person or a client made, and the secrets' hashes; the sync state too (which folder pairs with which space, and what each file held when last in step), so a moved database keeps syncing without a conflict or a duplicate. */
+export const DUMP_TABLES = ['users', 'spaces', 'bindings', 'versions', 'binding_vectors', 'sets', 'set_items', 'shares', 'comments', 'help_topics', 'api_keys', 'settings', 'oauth_clients', 'sync_roots', 'sync_files'] as const;
 
 /**
  * Live sign-ins, written only with `--with-sessions`: web sessions, one-time login links, OAuth codes

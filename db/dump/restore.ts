@@ -27,7 +27,7 @@ export interface RestoreResult {
 
 const TAGS = migrations.map((m) => m.tag);
 /** Tables that must be empty for a restore; help topics may hold only the bundled seed. */
-const MUST_BE_EMPTY = ['users', 'spaces', 'bindings', 'versions', 'sets', 'set_items', 'shares', 'comments', 'api_keys', 'oauth_clients', ...SESSION_TABLES];
+const MUST_BE_EMPTY = ['users', 'spaces', 'bindings', 'versions', 'sets', 'set_items', 'shares', 'comments', 'api_keys', 'oauth_clients', 'sync_roots', 'sync_files', ...SESSION_TABLES];
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**

@@ -111,5 +111,15 @@ export const migrations: { tag: string; statements: string[] }[] = [
     "statements": [
       "-- Optional embeddings (issue 15): one vector per binding, for its current version and the configured model; empty unless BINDERY_EMBEDDINGS_URL is set.\nCREATE TABLE `binding_vectors` (\n\t`binding_id` text PRIMARY KEY NOT NULL,\n\t`version_id` text NOT NULL,\n\t`model` text NOT NULL,\n\t`dims` integer NOT NULL,\n\t`vector` F32_BLOB NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`binding_id`) REFERENCES `bindings`(`id`) ON UPDATE no action ON DELETE no action\n);"
     ]
+  },
+  {
+    "tag": "0010_sync_state",
+    "statements": [
+      "CREATE TABLE `sync_files` (\n\t`root_id` text NOT NULL,\n\t`path` text NOT NULL,\n\t`binding_id` text NOT NULL,\n\t`version` integer NOT NULL,\n\t`hash` text NOT NULL,\n\t`size` integer NOT NULL,\n\t`mtime_ms` integer NOT NULL,\n\t`format` text NOT NULL,\n\t`synced_at` integer NOT NULL,\n\tFOREIGN KEY (`root_id`) REFERENCES `sync_roots`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`binding_id`) REFERENCES `bindings`(`id`) ON UPDATE no action ON DELETE no action\n);",
+      "CREATE UNIQUE INDEX `sync_files_root_path_uq` ON `sync_files` (`root_id`,`path`);",
+      "CREATE INDEX `sync_files_binding_idx` ON `sync_files` (`binding_id`);",
+      "CREATE TABLE `sync_roots` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`path` text NOT NULL,\n\t`space_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE no action\n);",
+      "CREATE UNIQUE INDEX `sync_roots_path_uq` ON `sync_roots` (`path`);"
+    ]
   }
 ];
