@@ -2,8 +2,8 @@
 // "human") in that space, which BINDERY_USER must own, or in BINDERY_USER's personal space. Files
 // `bindery export` wrote give back their fields exactly (core/services/export-format.ts). Re-importing finds each binding by its relative path and adds a version only when
 // the file changed. Skipped files are named on stderr; the summary line goes to stdout.
-import { realpathSync, statSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Caller } from '../../core/context.ts';
 import { importDocument, type ImportOutcome } from '../../core/services/import.ts';
 import { BinderyError } from '../../core/errors.ts';
@@ -23,6 +23,25 @@ const EXPORT_HEAD = /^---\r?\n(?:bindery: |\{"bindery":)/;
 function overLimit(bytes: Uint8Array, max: number): string | undefined {
   if (bytes.length <= max || EXPORT_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)))) return undefined;
   return `is ${bytes.length} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+}
+
+/** The `name` of a package.json in `dir`, the project a README there documents (its card's name when the heading is generic). */
+function packageName(dir: string, cache: Map<string, string | undefined>): string | undefined {
+  if (!cache.has(dir)) {
+    let name: string | undefined;
+    try {
+      // A regular file only: a link could point anywhere, and import reads nothing outside the folder.
+      const file = join(dir, 'package.json');
+      if (!lstatSync(file).isFile()) throw new Error('not a regular file');
+      const pkg: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      const n = pkg && typeof pkg === 'object' ? (pkg as { name?: unknown }).name : undefined;
+      if (typeof n === 'string' && n.trim() && n.length <= 214) name = n.trim();
+    } catch {
+      name = undefined;
+    }
+    cache.set(dir, name);
+  }
+  return cache.get(dir);
 }
 
 export type ImportCounts = { created: number; updated: number; unchanged: number; skipped: number };
@@ -49,12 +68,13 @@ export async function importFolder(
   const realRoot = realpathSync(dir);
   const files = markdownFiles(dir, (p, reason) => done(rel(p), { status: 'skipped', reason }));
   opts.progress?.setTotal(files.length);
+  const packages = new Map<string, string | undefined>();
   for (const path of files) {
     const sourcePath = rel(path);
     const max = deps.config.maxContentBytes;
     const read = readListedFile(dir, realRoot, path, max + FRONT_MATTER_ALLOWANCE, hooks);
     const skip = 'skipped' in read ? read.skipped : overLimit(read.bytes, max);
-    done(sourcePath, skip !== undefined ? { status: 'skipped', reason: skip } : await importDocument(deps, caller, { sourcePath, bytes: (read as { bytes: Uint8Array }).bytes, space: opts.space }));
+    done(sourcePath, skip !== undefined ? { status: 'skipped', reason: skip } : await importDocument(deps, caller, { sourcePath, bytes: (read as { bytes: Uint8Array }).bytes, space: opts.space, projectName: packageName(dirname(path), packages) }));
     opts.progress?.tick();
   }
   return counts;

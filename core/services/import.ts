@@ -8,6 +8,8 @@ import { findImportedBinding } from '../../db/store/imports.ts';
 import { liveBindingInSpace } from '../../db/store/exports.ts';
 import { parseExport, type ExportedBinding } from './export-format.ts';
 import { fitToLimits, LIMITS } from './binding-fields.ts';
+import { describeDocument } from './card.ts';
+import { plainText } from './card-prose.ts';
 import { createBinding, resolveWritableSpace, updateBinding, type BindingInput, type CoreDeps } from './bindings.ts';
 
 // The limits live with the one validation (binding-fields.ts); these names are kept for their readers.
@@ -34,20 +36,6 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
 /** Cuts text to at most `max` characters at a word boundary, marking the cut with "…". */
 export function cutAtWord(text: string, max: number): string {
   return clip(text, max, { word: true });
-}
-
-/** Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text. */
-export function plainText(md: string): string {
-  return md
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\[[^\]]*\]/g, (_m, a, b) => a ?? b ?? '')
-    .replace(/<(https?:[^>\s]+)>/g, '$1')
-    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
-    .replace(/`([^`\n]+)`/g, '$1')
-    .replace(/\*\*|__/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 interface Block {
@@ -127,20 +115,13 @@ function fmString(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A readable paragraph: text left after dropping badges, images, HTML, tables and quote marks. */
-function paragraphText(block: Block): string {
-  if (/^\s*\|/.test(block.text)) return '';
-  return plainText(block.text.replace(/^\s*>\s?/gm, ''));
-}
-
 /**
- * Derives binding fields from a Markdown file (pure). Name: front matter `title`, else the first
- * heading, else the file name. Summary: front matter `summary` (or `description`), else the first paragraph (≤ 600
- * chars, cut at a word). Key points: front matter `keyPoints`/`key_points`, else the first-level
- * headings (a lone `#` title that named the binding does not count; then the `##` headings are the
- * document's first level), at most 8 of at most 160 chars each.
+ * Derives binding fields from a Markdown file (pure). Front matter `title`, `summary` (or `description`)
+ * and `keyPoints`/`key_points` win; otherwise the card is what core/services/card.ts reads from the text
+ * (`projectName`: the package the file documents, when the caller knows it). Fields are cut to their
+ * limits: name 200, summary 600, at most 8 key points of at most 160 chars each.
  */
-export function parseMarkdownDoc(text: string, fileName: string): ImportedDoc {
+export function parseMarkdownDoc(text: string, fileName: string, projectName?: string): ImportedDoc {
   const warnings: string[] = [];
   const { yaml, body } = splitFrontMatter(text);
   let fm: Record<string, unknown> = {};
@@ -152,30 +133,13 @@ export function parseMarkdownDoc(text: string, fileName: string): ImportedDoc {
       warnings.push(`front matter is not valid YAML (${e instanceof Error ? e.message.split('\n')[0] : 'parse error'}); ignored`);
     }
   }
-  const all = blocks(yaml === null ? text : body);
-  const headings = all.filter((b) => b.kind === 'heading').map((b) => ({ level: b.level, text: plainText(b.text) })).filter((h) => h.text);
-
-  const titleHeading = headings[0];
-  const baseName = fileName.replace(/^.*\//, '').replace(/\.md$/i, '');
-  const name = cutAtWord(fmString(fm.title) ?? titleHeading?.text ?? (baseName.trim() || 'Untitled'), MAX_NAME);
-
-  let summary = fmString(fm.summary) ?? fmString(fm.description);
-  if (summary === undefined) {
-    const texts = all.filter((b) => b.kind === 'text').map(paragraphText);
-    summary = texts.find((t) => /[\p{L}\p{N}]/u.test(t)) ?? name;
-  }
+  const card = describeDocument(blocks(yaml === null ? text : body), { fileName, projectName });
+  const name = cutAtWord(fmString(fm.title) ?? card.name, MAX_NAME);
+  let summary = fmString(fm.summary) ?? fmString(fm.description) ?? card.summary ?? name;
   if (summary.length > MAX_SUMMARY) summary = cutAtWord(summary, MAX_SUMMARY);
 
-  let keyPoints: string[];
   const fmPoints = fm.keyPoints ?? fm.key_points;
-  if (Array.isArray(fmPoints)) {
-    keyPoints = fmPoints.map(fmString).filter((s): s is string => !!s);
-  } else {
-    const usedAsName = fmString(fm.title) === undefined && titleHeading?.level === 1 ? titleHeading : undefined;
-    const h1 = headings.filter((h) => h.level === 1 && h !== usedAsName);
-    const top = h1.length ? h1 : headings.filter((h) => h.level === 2);
-    keyPoints = top.map((h) => h.text);
-  }
+  let keyPoints = Array.isArray(fmPoints) ? fmPoints.map(fmString).filter((s): s is string => !!s) : card.keyPoints;
   keyPoints = keyPoints.slice(0, MAX_KEY_POINTS).map((k) => cutAtWord(k, MAX_KEY_POINT));
 
   return { name, summary, keyPoints, content: text, warnings };
@@ -191,14 +155,15 @@ export type ImportOutcome =
  * file changed. A file `bindery export` wrote (core/services/export-format.ts) gives its fields exactly
  * as written, content after the export's front matter byte for byte; it updates the binding of its
  * `id` when that one lives in the target space, and adds a version only when a field differs.
+ * `projectName` names the package the file documents (a package.json beside it), for its card.
  */
-export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array; space?: string }): Promise<ImportOutcome> {
+export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array; space?: string; projectName?: string }): Promise<ImportOutcome> {
   const text = decodeUtf8(file.bytes);
   if (text === null) return { status: 'skipped', reason: 'not valid UTF-8' };
   const exported = parseExport(text);
   if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
   if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
-  const doc: ImportedDoc & { model?: string | null } = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath);
+  const doc: ImportedDoc & { model?: string | null } = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath, file.projectName);
   // An export brings its provenance back (issue 19, 10a); a plain Markdown file is a person's write.
   const provenance = exported ? { source: exported.source, model: doc.model ?? null } : { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };

@@ -10,12 +10,13 @@ describe('parseMarkdownDoc on markdown-it tokens', () => {
 
   test('indented code is neither a heading nor the summary', () => {
     const doc = parseMarkdownDoc('Intro line.\n\n    # not a heading\n    code\n\n## Real\n', 'c.md');
-    expect(doc).toMatchObject({ name: 'Real', summary: 'Intro line.', keyPoints: ['Real'] });
+    // The one heading named the document, so it is not also a section (core/services/card.ts).
+    expect(doc).toMatchObject({ name: 'Real', summary: 'Intro line.', keyPoints: [] });
   });
 
   test('an HTML heading line names the document; HTML text can summarise it', () => {
-    const doc = parseMarkdownDoc('<div align="center">\n<h1>Gizmo</h1>\n<p>Small gizmos for everyone.</p>\n</div>\n\n## Install\n', 'g.md');
-    expect(doc).toMatchObject({ name: 'Gizmo', summary: 'Small gizmos for everyone.', keyPoints: ['Install'] });
+    const doc = parseMarkdownDoc('<div align="center">\n<h1>Gizmo</h1>\n<p>Small gizmos for everyone.</p>\n</div>\n\n## Options\n\nPass a size in pixels.\n', 'g.md');
+    expect(doc).toMatchObject({ name: 'Gizmo', summary: 'Small gizmos for everyone.', keyPoints: ['Options'] });
   });
 
   test('headings inside an unclosed HTML comment are hidden, as a renderer hides them', () => {
@@ -23,9 +24,9 @@ describe('parseMarkdownDoc on markdown-it tokens', () => {
     expect(doc).toMatchObject({ name: 'Shown', keyPoints: [] });
   });
 
-  test('a list before any paragraph is a text block of its lines; tables are skipped', () => {
+  test('a list before any paragraph summarises as its items on one line; tables are skipped', () => {
     const doc = parseMarkdownDoc('# L\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- fast\n- small\n', 'l.md');
-    expect(doc.summary).toBe('- fast - small');
+    expect(doc.summary).toBe('fast; small');
   });
 
   test('a quote with several paragraphs gives its first one', () => {

@@ -51,7 +51,7 @@ describe('parseMarkdownDoc', () => {
     for (const k of doc.keyPoints) expect(k.length).toBeLessThanOrEqual(160);
   });
 
-  test('without front matter: first heading names it, first paragraph summarises it, first-level headings are key points', () => {
+  test('without front matter: first heading names it, first paragraph summarises it, the main sections are key points (install left out, a section of sub-headings lists them)', () => {
     const text = [
       '<p align="center"><img src="logo.png"></p>',
       '',
@@ -77,7 +77,7 @@ describe('parseMarkdownDoc', () => {
     const doc = parseMarkdownDoc(text, 'widget.md');
     expect(doc.name).toBe('Widget');
     expect(doc.summary).toBe('A small library for widgets and gadgets. It has two lines.');
-    expect(doc.keyPoints).toEqual(['Install', 'Usage', 'Setext heading']);
+    expect(doc.keyPoints).toEqual(['Usage: Details are not key points', 'Setext heading']);
   });
 
   test('several first-level headings are the key points; with no heading the file name is the name', () => {
