@@ -1,7 +1,8 @@
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { contentsByVersionId } from '../../db/store/contents.ts';
 import { renderSection, sectionPath } from '../budget/outline.ts';
-import { scoreTexts } from '../budget/relevance.ts';
+import { queryTerms } from '../../db/text/analyzer.ts';
+import { scoreSections, sectionBody } from '../search/score.ts';
 import { loadedSections, tierObject } from '../budget/tier.ts';
 import type { ToolContext } from '../context.ts';
 import { fail } from '../errors.ts';
@@ -57,9 +58,10 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
 
   const indexes = req.rows.map((r) => loadedSections(r));
   const texts = req.rows.flatMap((r, k) =>
-    indexes[k]!.sections.map((s, i) => ({ row: k, i, heading: sectionPath(indexes[k]!.sections, i).join(' '), body: content(r).slice(s.start, s.end), tokens: s.tokens })),
+    indexes[k]!.sections.map((s, i) => ({ row: k, i, heading: s.heading, path: sectionPath(indexes[k]!.sections, i), text: sectionBody(content(r), s), body: content(r).slice(s.start, s.end), tokens: s.tokens })),
   );
-  const scores = scoreTexts(req.query, texts);
+  // Ranked with the same scorer as search's match, over the sections of every item at once.
+  const scores = scoreSections(queryTerms(req.query), texts.map((t) => ({ heading: t.heading, path: t.path, body: t.text })));
   const candidates = texts.map((t, j) => ({ ...t, score: scores[j]! })).filter((c) => c.score > 0);
   candidates.sort((a, b) => b.score - a.score || a.row - b.row || a.i - b.i);
   const best = new Map<number, (typeof candidates)[number]>();

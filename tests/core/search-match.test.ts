@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
-import { EXCERPT_TOKENS, excerptOf, queryTerms, stem, termHits } from '../../core/search/excerpt.ts';
+import { EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
+import { termHits } from '../../core/search/score.ts';
+import { queryTerms, stem } from '../../db/text/analyzer.ts';
 import fc from 'fast-check';
 import { splitSections } from '../../core/budget/sections.ts';
 
