@@ -10,10 +10,10 @@ export const EXCERPT_TOKENS = 60;
 /** Excerpts are also kept short in characters, so counting one (and its Match line) is always a short count. */
 const EXCERPT_CHARS = 280;
 /** Within both caps; text over the character cap is never counted (stored text is not tokenized on read). */
-const fits = (text: string, tokens: TokenCounter): number | undefined => {
-  if (text.length > EXCERPT_CHARS) return undefined;
+const fits = (text: string, tokens: TokenCounter, cap = EXCERPT_TOKENS): number | undefined => {
+  if (text.length > Math.round((EXCERPT_CHARS * cap) / EXCERPT_TOKENS)) return undefined;
   const n = tokens.count(text);
-  return n <= EXCERPT_TOKENS ? n : undefined;
+  return n <= cap ? n : undefined;
 };
 
 /** True when a question asks about code: backticks, calls, dotted or snake_case names, flags, camelCase. */
@@ -69,7 +69,7 @@ const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
  * (exact): the best sentence, then its neighbours while they fit; a sentence too long alone is cut
  * at word boundaries (characters in dense scripts) around its first hit, with "…" where it was cut.
  */
-export function excerptOf(content: string, section: SectionSpan, terms: readonly string[], tokens: TokenCounter, wantCode = false): { text: string; tokens: number } {
+export function excerptOf(content: string, section: SectionSpan, terms: readonly string[], tokens: TokenCounter, wantCode = false, cap = EXCERPT_TOKENS): { text: string; tokens: number } {
   const all = units(sectionBody(content, section));
   // Prose for a prose question, code for a code question: the other kind only when it alone holds the words.
   const kind = all.filter((u) => u.code === wantCode);
@@ -83,15 +83,15 @@ export function excerptOf(content: string, section: SectionSpan, terms: readonly
     const score = h.distinct * 10 + h.total;
     if (score > best) [at, best] = [i, score];
   });
-  const first = fits(us[at]!, tokens);
-  if (first === undefined) return cutAround(us[at]!, terms, tokens);
+  const first = fits(us[at]!, tokens, cap);
+  if (first === undefined) return cutAround(us[at]!, terms, tokens, cap);
   let [lo, hi, used] = [at, at, first];
   for (let grew = true; grew; ) {
     grew = false;
     for (const side of [1, -1] as const) {
       const i = side === 1 ? hi + 1 : lo - 1;
       if (i < 0 || i >= us.length) continue;
-      const n = fits(us.slice(Math.min(lo, i), Math.max(hi, i) + 1).join(' '), tokens);
+      const n = fits(us.slice(Math.min(lo, i), Math.max(hi, i) + 1).join(' '), tokens, cap);
       if (n !== undefined) {
         [lo, hi, used] = [Math.min(lo, i), Math.max(hi, i), n];
         grew = true;
@@ -102,7 +102,7 @@ export function excerptOf(content: string, section: SectionSpan, terms: readonly
 }
 
 /** A window of `unit` around its first hit, grown as far as the token cap allows. */
-function cutAround(unit: string, terms: readonly string[], tokens: TokenCounter): { text: string; tokens: number } {
+function cutAround(unit: string, terms: readonly string[], tokens: TokenCounter, cap: number): { text: string; tokens: number } {
   const dense = DENSE.test(unit) && (unit.match(/\s/g)?.length ?? 0) < unit.length / 20;
   const parts = dense ? Array.from(unit) : unit.split(' ');
   const joiner = dense ? '' : ' ';
@@ -120,10 +120,10 @@ function cutAround(unit: string, terms: readonly string[], tokens: TokenCounter)
   };
   // The largest window that fits: token counts grow with the window, so a binary search finds it.
   // A word is at least one token, a dense-script character at least a quarter of one: larger windows never fit.
-  let [lo, hi] = [0, Math.min(parts.length, dense ? EXCERPT_TOKENS * 4 : EXCERPT_TOKENS)];
+  let [lo, hi] = [0, Math.min(parts.length, dense ? cap * 4 : cap)];
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(render(mid), tokens) !== undefined) lo = mid;
+    if (fits(render(mid), tokens, cap) !== undefined) lo = mid;
     else hi = mid - 1;
   }
   const text = lo > 0 ? render(lo) : '';

@@ -38,7 +38,7 @@ export function matchLine(m: MatchView): string {
  * through an access check; their content is loaded here, for these rows only). Undefined for a row
  * whose content has no text.
  */
-export async function matchesFor(rows: readonly BindingVersionRow[], query: string, ctx: ToolContext): Promise<(HitMatch | undefined)[]> {
+export async function matchesFor(rows: readonly BindingVersionRow[], query: string, ctx: ToolContext, caps?: readonly number[]): Promise<(HitMatch | undefined)[]> {
   if (rows.length === 0) return [];
   await ctx.tokens.load();
   const terms = queryTerms(query);
@@ -48,13 +48,13 @@ export async function matchesFor(rows: readonly BindingVersionRow[], query: stri
   // the ones get_binding {section} reads, and their counts what such a read costs.
   await freshCounts(ctx, rows as BindingVersionRow[]);
   await loadSections(ctx, rows as BindingVersionRow[]);
-  return rows.map((row) => {
+  return rows.map((row, k) => {
     const content = row.content ?? contents.get(row.versionId) ?? '';
     const stored = parseSections(row.sections)?.sections ?? [];
     const spans: SectionSpan[] = stored.map((x, i) => ({ id: x.id, heading: x.heading, path: sectionPath(stored, i), level: x.level, start: x.start, end: x.end }));
     const span = bestSection(content, spans, terms);
     if (!span) return undefined;
-    const excerpt = excerptOf(content, span, terms, ctx.tokens, code);
+    const excerpt = excerptOf(content, span, terms, ctx.tokens, code, caps?.[k]);
     const view: MatchView = { section: span.id, heading: span.heading, excerpt: excerpt.text, sectionTokens: stored.find((x) => x.id === span.id)!.tokens };
     const text = matchLine(view);
     return { view, piece: { text, tokens: ctx.tokens.count(text) } };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema.ts';
+import { bindingId, cursorSchema, maxTokensSchema, sectionIdField, tierField } from '../schema.ts';
 import { readBinding } from '../../services/bindings.ts';
 import { bindingMeta, bindingWithSection } from '../views.ts';
 import { renderBindingAtTier } from './render-paged.ts';
@@ -11,14 +11,15 @@ export const getBindingTool = defineTool({
   title: 'Get binding',
   category: 'binding',
   description:
-    'Read one binding. tier "1" (default): summary and key points, ~300 tokens. "1.5": plus a 500-character preview. "2": full content (check contentTokenCount first; very long content comes in pages, follow page.nextCursor). Optional version reads an older version. section: just that section (ids in the tier "1.5" outline), at its exact cost.',
+    'Read one section (§id), cut to fit maxTokens; or tier "1" summary (default), "2" full text.',
   aliases: ['read document', 'open binding', 'fetch doc', 'load content'],
   input: z.strictObject({
     id: bindingId(),
-    tier: tierSchema.default('1'),
+    tier: tierField.default('1'),
     version: z.number().int().min(1, { message: 'must be 1 or more' }).optional(),
-    section: sectionIdSchema().optional(),
+    section: sectionIdField().optional(),
     cursor: cursorSchema().optional(),
+    maxTokens: maxTokensSchema().optional(),
   }),
   output: z.object({ binding: bindingWithSection }),
   bound: { kind: 'tokens', maxTokens: 25_000 },
