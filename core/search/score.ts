@@ -68,7 +68,8 @@ const HAS_TEXT = /[\p{L}\p{N}]/u;
  * Scores of sections against the query's terms (analyzer.queryTerms): BM25 (k1 1.2, b 0.75) over the
  * bodies of the sections given, each term in the heading path adding its idf once, in the section's
  * own heading once more, and a heading the query nearly quotes (two thirds of its words or more)
- * its matched idf again. A heading with no body under it scores 0: it is never the match.
+ * its matched idf again; the sum is weighed by the share of the query's words the section holds. A
+ * heading with no body under it scores 0: it is never the match.
  */
 export function scoreSections(terms: readonly string[], sections: readonly RankedSection[]): number[] {
   if (terms.length === 0) return sections.map(() => 0);
@@ -105,7 +106,9 @@ export function scoreSections(terms: readonly string[], sections: readonly Ranke
       }
     });
     if (d.ownCount > 0 && quoted * 3 >= d.ownCount * 2) score += quotedIdf;
-    return score;
+    // A section holding more of the question's words beats one repeating a few (BM25 saturates slowly on short sections).
+    const held = terms.filter((t, i) => d.tf[i]! > 0 || d.path.has(t)).length;
+    return score * (1 + (2 * held) / terms.length);
   });
 }
 

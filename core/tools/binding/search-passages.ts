@@ -20,9 +20,9 @@ const REST_CAP = 30;
 /** Smaller caps tried for a first hit that does not fit a small budget (never an empty answer). */
 const SHRINK = [25, 12];
 const NAME_CHARS = 60;
-const HEADING_CHARS = 60;
 /** Kept for the "More" line, added once the page is known (a cursor is ~20 characters). */
 const MORE_RESERVE = 28;
+const HEADING_CHARS = 60;
 /** Without a budget the page fills the response cap less this. */
 const UNBUDGETED_RESERVE = 300;
 
@@ -36,6 +36,8 @@ export function passageLine(row: Pick<BindingVersionRow, 'bindingId' | 'name'>, 
 
 export interface PassageRequest {
   header: Piece[];
+  /** The caller pages (gave limit or cursor): a "More" line names the next cursor. */
+  paging: boolean;
   /** Said instead of the header when the header leaves no room for the first hit. */
   compactHeader: Piece[];
   rows: BindingVersionRow[];
@@ -65,7 +67,8 @@ export async function passagePage(req: PassageRequest, ctx: ToolContext) {
   const empty: Piece[] = req.total === 0 ? [line(req.empty)] : [];
   let header = req.header;
   let used = [...header, ...empty].reduce((n, p) => n + count(p), 0);
-  let more = req.total > req.offset + 1 ? MORE_RESERVE : 0;
+  // A default page is read, not paged: no paging line (the cursor is in _meta.context.pagination). A caller that pages gets one.
+  let more = req.paging && req.total > req.offset + 1 ? MORE_RESERVE : 0;
   if (lines[0] && used + lines[0].tokens + more > budget) {
     header = req.compactHeader;
     used = [...header, ...empty].reduce((n, p) => n + count(p), 0);
@@ -87,7 +90,7 @@ export async function passagePage(req: PassageRequest, ctx: ToolContext) {
   }
   const pagination = await paginate(ctx.db, req.scope, req.offset, shown.length, req.total);
   const pieces: Piece[] = [...header, ...shown.map((i) => ({ text: lines[i]!.text, tokens: lines[i]!.tokens })), ...empty];
-  if (pagination.hasMore) {
+  if (req.paging && pagination.hasMore) {
     const moreLine = [line(`More: cursor "${pagination.nextCursor}".`), line('More: see pagination.nextCursor.')].find((p) => used + count(p) <= budget);
     if (moreLine) {
       pieces.push(moreLine);
