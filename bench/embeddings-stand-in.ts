@@ -4,7 +4,7 @@
 // must not cost keyword lookups. Measure a real model the same way with its own URL and name:
 //   bun bench/embeddings-stand-in.ts &      # serves http://127.0.0.1:8790/v1/embeddings
 //   BINDERY_EMBEDDINGS_URL=http://127.0.0.1:8790/v1 BINDERY_EMBEDDINGS_MODEL=hashed-bow bun run bench everyday
-import { STOP_WORDS } from '../db/store/search-words.ts';
+import { STOP_WORDS } from '../db/text/analyzer.ts';
 
 const DIMS = 512;
 

@@ -6,6 +6,7 @@
 //   (odd-numbered questions) and the held-out half (even-numbered, never looked at while tuning);
 // - recall per token: search_bindings {query, tier "0"} (no limit: a page as full as 900 tokens hold): the target in the first
 //   response, and that response's exact tokens (goal: ≥ 90 % at ≤ 900 tokens);
+// - passage (issue 20): the default search_bindings {query} call: the target among its hits, its exact tokens;
 // - BM25 top-50 recall: plain FTS5 bm25 over every word, the candidate pool a re-ranker starts from;
 // - keyword lookups on the same corpus (distinctive phrases, as bench/retrieval.bench.ts builds them).
 // BENCH_EVERYDAY_SHOW=tune prints the rank of each tuning question on stderr (the held-out half never).
@@ -89,11 +90,13 @@ interface Measured {
   tier0: { found: boolean; tokens: number }[];
   bm25: number[];
   tier1Tokens: number[];
+  /** The default call (tier "passage", issue 20): target among its hits, and its exact tokens. */
+  passage: { found: boolean; tokens: number }[];
 }
 
 async function measure(w: World, qs: EverydayQuestion[], show: boolean): Promise<Measured> {
   const c = await w.client();
-  const out: Measured = { ranks: [], tier0: [], bm25: [], tier1Tokens: [] };
+  const out: Measured = { ranks: [], tier0: [], bm25: [], tier1Tokens: [], passage: [] };
   for (const q of qs) {
     const r = (await c.callTool({ name: 'search_bindings', arguments: { query: q.question, tier: '1', limit: 5 } })) as any;
     const rank = rankOf(w, q, (r.structuredContent?.results ?? []).map((h: { id: string }) => h.id));
@@ -102,6 +105,8 @@ async function measure(w: World, qs: EverydayQuestion[], show: boolean): Promise
     const z = (await c.callTool({ name: 'search_bindings', arguments: { query: q.question, tier: '0' } })) as any;
     const zIds = z.isError ? [] : (z.structuredContent?.results ?? []).map((h: { id: string }) => h.id);
     out.tier0.push({ found: rankOf(w, q, zIds) > 0, tokens: z.isError ? 0 : (z._meta?.context?.response?.tokens ?? 0) });
+    const p = (await c.callTool({ name: 'search_bindings', arguments: { query: q.question } })) as any;
+    out.passage.push({ found: rankOf(w, q, (p.structuredContent?.results ?? []).map((h: { id: string }) => h.id)) > 0, tokens: p._meta?.context?.response?.tokens ?? 0 });
     out.bm25.push(rankOf(w, q, await bm25Top50(w, q.question)));
     if (show) process.stderr.write(`#${q.n} rank ${rank || '-'} tier0 ${out.tier0.at(-1)!.found ? 'yes' : 'no'} bm25 ${out.bm25.at(-1) || '-'}: ${q.question}\n`);
   }
@@ -135,7 +140,7 @@ export async function run(): Promise<BenchSection> {
     const held = all.filter((q) => q.n % 2 === 0);
     const mt = await measure(w, tune, process.env.BENCH_EVERYDAY_SHOW === 'tune');
     const mh = await measure(w, held, false);
-    const both = { ranks: [...mt.ranks, ...mh.ranks], tier0: [...mt.tier0, ...mh.tier0], bm25: [...mt.bm25, ...mh.bm25], tier1Tokens: [...mt.tier1Tokens, ...mh.tier1Tokens] };
+    const both = { ranks: [...mt.ranks, ...mh.ranks], tier0: [...mt.tier0, ...mh.tier0], bm25: [...mt.bm25, ...mh.bm25], tier1Tokens: [...mt.tier1Tokens, ...mh.tier1Tokens], passage: [...mt.passage, ...mh.passage] };
     const kw = await keywords(w);
     const rows: BenchRow[] = [{ metric: 'corpus / questions', value: `${w.ids.size} third-party .md docs; ${all.length} everyday questions (${tune.length} tuning, ${held.length} held out)` }];
     const e = w.deps.config.embeddings;
@@ -145,6 +150,7 @@ export async function run(): Promise<BenchSection> {
       rows.push({ metric: `${label}: tier 1 limit 5 success@1 / success@5 / MRR`, value: `${pct(s.at1)} / ${pct(s.at5)} / ${round(s.mrr, 3)}`, ...(label === 'all' ? { goal: '@5 ≥ 75 %', met: s.at5 >= 0.75 } : {}) });
       const within = m.tier0.filter((t) => t.found && t.tokens <= 900).length / (m.tier0.length || 1);
       rows.push({ metric: `${label}: tier 0 (default limit) target in first response ≤ 900 tokens; mean tokens`, value: `${pct(within)}; ${Math.round(mean(m.tier0.map((t) => t.tokens)))}`, ...(label === 'all' ? { goal: '≥ 90 %', met: within >= 0.9 } : {}) });
+      rows.push({ metric: `${label}: passage (default call) target among its hits; mean tokens`, value: `${pct(m.passage.filter((x) => x.found).length / (m.passage.length || 1))}; ${Math.round(mean(m.passage.map((x) => x.tokens)))}` });
       rows.push({ metric: `${label}: plain BM25 top-50 recall`, value: pct(m.bm25.filter((r) => r > 0).length / (m.bm25.length || 1)) });
     }
     rows.push({ metric: 'tier 1 limit 5 response, mean', value: Math.round(mean(both.tier1Tokens)), unit: 'tokens' });

@@ -60,7 +60,7 @@ export interface HttpConfig {
 export const DEFAULT_CONFIG: BinderyConfig = {
   dbUrl: 'file:./data/bindery.db',
   toolMode: 'auto',
-  alwaysTools: ['search_tools', 'help', 'search_bindings', 'get_bindings'],
+  alwaysTools: ['search_bindings', 'get_binding', 'search_tools'],
   maxEnabledTools: 40,
   publicUrl: 'http://localhost:8787',
   tokenizer: 'o200k_base',

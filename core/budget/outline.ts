@@ -65,11 +65,11 @@ function pathIds(sections: readonly StoredSection[], i: number): string {
 /**
  * A section as a read shows it: a line naming it and its path by section ids, then its text (which
  * starts with its heading line) between fence lines (the version's fence, absent from the content).
- * `page` when it comes in parts.
+ * `page` when it comes in parts; 'cut' for the part of it a budget holds.
  */
-export function renderSection(sections: readonly StoredSection[], i: number, text: string, fence: string, page?: { index: number; count: number }): string {
+export function renderSection(sections: readonly StoredSection[], i: number, text: string, fence: string, page?: { index: number; count: number } | 'cut'): string {
   const s = sections[i]!;
-  const attrs = ` section="${s.id}"${page ? ` page="${page.index}/${page.count}"` : ''}`;
+  const attrs = ` section="${s.id}"${page === 'cut' ? ` cut="of ${s.tokens}"` : page ? ` page="${page.index}/${page.count}"` : ''}`;
   return `Section "${s.id}" (${i + 1} of ${sections.length}), path ${pathIds(sections, i)}:\n${fenced(text, fence, attrs)}`;
 }
 

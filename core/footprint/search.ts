@@ -1,3 +1,4 @@
+import { STOP_WORDS, stem } from '../../db/text/analyzer.ts';
 import type { AnyTool } from '../tools/define.ts';
 import { clip } from '../clip.ts';
 
@@ -6,23 +7,20 @@ export const WEIGHTS = { exactName: 100, nameWord: 10, aliasPhrase: 6, textWord:
 /** A near match (one word a short extension of the other) scores this share of an exact one. */
 const NEAR = 0.8;
 
-const STOPWORDS = new Set(
-  'a an and are as at be by can do for from get i in is it me my of on or please show some that the this to up use want what with you your'.split(' '),
-);
+/** Besides the analyzer's stop words: how people ask for a tool ("please show me a tool to get …"). */
+const ASKING = 'get please show some up use want'.split(' ');
+/** Stop words as stems: words() stems before content() filters. */
+const STOPPED = new Set([...STOP_WORDS, ...ASKING].map(stem));
 /** At most this many distinct query words are scored (a 10 KB query is refused earlier by the schema). */
 const MAX_WORDS = 32;
 
-/** Lower-case words without punctuation; a trailing plural "s" is dropped so "sets" finds "set". */
+/** Lower-case words without punctuation, stemmed by the one analyzer (so "sets" finds "set"). */
 export function words(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem);
 }
 
 function content(ws: string[]): string[] {
-  return ws.filter((w) => !STOPWORDS.has(w));
-}
-
-function stem(w: string): string {
-  return w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
+  return ws.filter((w) => !STOPPED.has(w));
 }
 
 const ENDINGS = new Set(['d', 'ed', 'er', 'es', 'ing', 'set']);
@@ -76,7 +74,8 @@ export interface ToolMatch {
 /** Scores every tool against a free-text query; returns those that match, best first (ties keep registry order). */
 export function scoreTools(query: string, tools: readonly AnyTool[]): ToolMatch[] {
   const all = words(query);
-  const q = [...new Set(content(all))].slice(0, MAX_WORDS);
+  // As the analyzer's contentWords: a query made only of stop words ("who am I") keeps them all.
+  const q = [...new Set(content(all).length ? content(all) : all)].slice(0, MAX_WORDS);
   const phrase = ` ${all.join(' ')} `;
   const corePhrase = ` ${content(all).join(' ')} `;
   const asName = query.trim().toLowerCase().replace(/[\s-]+/g, '_');

@@ -12,8 +12,10 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
 
 /**
  * Drops what costs tokens and tells a client nothing: zod's ±MAX_SAFE_INTEGER bounds on `.int()`,
- * and (in output schemas, which describe what the server sends) `additionalProperties: false`.
- * Input schemas keep `additionalProperties: false`: unknown arguments are refused by name.
+ * and `additionalProperties: false` (the server still refuses an unknown argument by name; saying so in
+ * every listed schema costs tokens and tells a model calling well nothing).
+ *
+ * Input enums that spell a value both as a string and as a number (tiers) list the strings only.
  *
  * It also writes the two forms portable clients (and MCP Inspector `--strict`) warn about in their
  * portable spelling: a `type` array (zod's nullable, `["string","null"]`) becomes `anyOf` branches of
@@ -26,8 +28,16 @@ function trim(node: unknown, output: boolean): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if ((key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
-    if (output && key === 'additionalProperties' && value === false) continue;
+    // Bounds and patterns are checked by the server, whose error names the field and the rule; a model
+    // calling well needs none of them, and they cost tokens on every listed tool.
+    if (!output && LEAN_INPUT.has(key) && typeof value !== 'object') continue;
+    if (key === 'additionalProperties' && value === false) continue;
     if (key === 'additionalProperties' && isEmptySchema(value)) continue;
+    // Tiers are accepted as strings or numbers, advertised once, as strings (a model needs one spelling).
+    if (!output && key === 'enum' && Array.isArray(value) && value.some((v) => typeof v === 'string') && value.some((v) => typeof v === 'number')) {
+      out.enum = value.filter((v) => typeof v === 'string');
+      continue;
+    }
     if (key === 'type' && Array.isArray(value)) {
       out.anyOf = value.map((type) => ({ type }));
       continue;
@@ -36,6 +46,9 @@ function trim(node: unknown, output: boolean): unknown {
   }
   return out;
 }
+
+/** Input-schema keys left out of listings (array bounds stay: "1–50 ids" is worth saying). */
+const LEAN_INPUT = new Set(['minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 
 function isEmptySchema(value: unknown): boolean {
   return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;

@@ -15,7 +15,7 @@ export { FOOTER_HEAD, MAX_FOOTER_LINES, countLine, moreLine, omitLine } from './
 
 export interface PackedItem {
   id: string;
-  tier: Tier;
+  tier: Tier | 'passage';
   tokens: number;
 }
 export interface OmittedItem {

@@ -9,10 +9,11 @@ export { content, keyPoints, name, summary, text };
  * A tier as the string "1", "1.5", "2" or the same number (generic clients and the MCP Inspector send
  * numbers); handlers always see the string. The listed schema is one `enum` of both spellings.
  */
-export const tierSchema = z
+export const tierField = z
   .literal(['0', '1', '1.5', '2', 0, 1, 1.5, 2], { message: 'must be "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)' })
-  .transform((t) => String(t) as Tier)
-  .describe('"0" one line (~30 tokens), "1" summary (~300), "1.5" + 500-char preview, "2" full content');
+  .transform((t) => String(t) as Tier);
+/** A tier with what each costs said once (tools whose own description does not say it). */
+export const tierSchema = tierField.describe('"0" one line, "1" summary, "1.5" + preview and outline, "2" full');
 
 export const idOf = (prefix: string, what: string) =>
   z
@@ -32,14 +33,15 @@ export const spaceRef = () =>
 export const limitSchema = (max: number, def: number) =>
   z.number().int({ message: 'must be a whole number' }).min(1, { message: `must be from 1 to ${max}` }).max(max, { message: `must be from 1 to ${max}` }).default(def);
 
-export const sectionIdSchema = () => z.string().min(1, { message: 'must be a section id' }).max(80, { message: 'must be at most 80 characters' }).describe('section id from the outline; tier is then ignored');
+export const sectionIdField = () => z.string().min(1, { message: 'must be a section id' }).max(80, { message: 'must be at most 80 characters' });
+export const sectionIdSchema = () => sectionIdField().describe('section id from the outline; tier is then ignored');
 
 export const querySchema = () =>
   text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }).describe('show items by their sections matching this, best first');
 
-export const cursorSchema = () => z.string().max(2000).describe('nextCursor from the previous page');
+export const cursorSchema = () => z.string().max(2000);
 
 export const maxTokensSchema = () =>
-  z.number().int({ message: 'must be a whole number of tokens' }).positive({ message: 'must be a positive number of tokens' }).describe('hard cap on the response text, in tokens');
+  z.number().int({ message: 'must be a whole number of tokens' }).positive({ message: 'must be a positive number of tokens' });
 
 export const modelSchema = () => model().describe('your model name, recorded as provenance');

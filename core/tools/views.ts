@@ -13,6 +13,8 @@ export const sectionView = z.object({
   /** Exact tokens of the section block (heading path line and fenced text). */
   tokens: z.number(),
   content: z.string(),
+  /** When a budget held only part of it: that part's block tokens and about what is left. */
+  cut: z.object({ tokens: z.number(), restTokens: z.number() }).optional(),
 });
 
 /** JSON shape of a binding at any tier (CONTRACT §5). */

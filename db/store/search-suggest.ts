@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { BinderyDb } from '../types.ts';
 import { idfOf, scopedFrequencies } from './search-stats.ts';
-import { STOP_WORDS } from './search-words.ts';
+import { STOP_WORDS, stem } from '../text/analyzer.ts';
 
 // "No good match": when the best hit holds less than half of what the query's words weigh (IDF, from
 // document counts in the search's scope, never the index's: ./search-stats.ts), or nothing matches, search says so in one line and offers words the
@@ -34,7 +34,7 @@ export interface AboutFields {
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
-const stem = (w: string) => w.replace(/(?:ing|ed|es|s)$/, '');
+
 const wordsOf = (match: string) => [...new Set((match.match(/"[^"]+"/g) ?? []).map((w) => w.slice(1, -1)))];
 
 /**

@@ -3,7 +3,7 @@ import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
 import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access.ts';
 import { bindingColumns, versionMetaColumns, type BindingVersionRow } from './bindings.ts';
-import { contentWords } from './search-words.ts';
+import { contentWords } from '../text/analyzer.ts';
 import { rerank, type Semantic } from './search-rerank.ts';
 
 export interface ScopeOptions {
@@ -50,7 +50,7 @@ export async function listBindingRows(db: BinderyDb, opts: ScopeOptions): Promis
 
 /**
  * Turns free text into a safe FTS5 query: its content words (stop words such as "how do I" left out,
- * see ./search-words.ts; none cut off) each quoted, any word may match; BM25 and the re-ranker rank.
+ * see ../text/analyzer.ts; none cut off) each quoted, any word may match; BM25 and the re-ranker rank.
  */
 export function ftsQuery(text: string): string | undefined {
   const words = contentWords(text);

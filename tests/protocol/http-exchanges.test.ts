@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseConfig } from '../../core/index.ts';
+import { DEFAULT_CONFIG } from '../../core/config.ts';
 import { createHttpApp, type HttpApp } from '../../core/http/app.ts';
 import type { TokenCounter } from '../../core/tokens/counter.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
@@ -171,7 +172,8 @@ describe('tools/list_changed on the call that caused it', () => {
     const session = init.headers.get('mcp-session-id')!;
     expect((await init.json()).result.capabilities.tools).toEqual({ listChanged: true });
     expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
-    const plain = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'help', arguments: {} } }, session);
+    // A listed tool (lazy default: search_bindings, get_binding, search_tools) enables nothing: plain JSON.
+    const plain = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_bindings', arguments: { query: 'anything' } } }, session);
     expect(plain.headers.get('content-type')).toStartWith('application/json');
     expect((await plain.json()).id).toBe(2);
     const search = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'share a binding with someone' } } }, session);
@@ -196,7 +198,7 @@ describe('tools/list_changed on the call that caused it', () => {
       told++;
     });
     const before = (await client.listTools()).tools.map((t) => t.name);
-    expect(before.sort()).toEqual(['get_bindings', 'help', 'search_bindings', 'search_tools']);
+    expect(before.sort()).toEqual([...DEFAULT_CONFIG.alwaysTools].sort());
     const res = (await client.callTool({ name: 'search_tools', arguments: { query: 'create a set of bindings' } })) as CallToolResult;
     const enabled = (res.structuredContent as { enabled: string[] }).enabled;
     expect(enabled.length).toBeGreaterThan(0);

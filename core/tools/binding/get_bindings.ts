@@ -35,7 +35,9 @@ export const getBindingsTool = defineTool({
     const trailer: Piece[] = notFound.length ? [line(`Not found (missing, deleted or not yours to read): ${notFound.join(', ')}`)] : [];
     if (args.query !== undefined) {
       const header = line(`## Sections of ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} matching "${clip(oneLine(args.query), 200)}", best first`);
-      const q = await packByQuery({ header: [header], rows, query: args.query, maxTokens: args.maxTokens, trailer }, ctx);
+      // A small budget: the header without the query, unknown ids counted (they are in notFound).
+      const compact = { header: [line(`## Sections of ${rows.length} of ${ids.length}, best first`)], trailer: notFound.length ? [line(`Not found: ${notFound.length} (listed in notFound).`)] : [] };
+      const q = await packByQuery({ header: [header], rows, query: args.query, maxTokens: args.maxTokens, trailer, compact }, ctx);
       const results = q.views.filter((v) => v !== null);
       return { pieces: q.pieces, data: { results, notFound, ...(q.budget ? { budget: q.budget } : {}) }, meta: q.budget ? { budget: q.budget } : {} };
     }

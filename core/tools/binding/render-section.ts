@@ -1,7 +1,8 @@
 import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { renderSection, sectionPath, type SectionIndex } from '../../budget/outline.ts';
 import { splitPages } from '../../budget/page.ts';
-import { loadedSections, renderContent, renderHead, tierObject } from '../../budget/tier.ts';
+import { loadedSections, renderContent, renderLine, tierObject } from '../../budget/tier.ts';
+import { cutToFit } from '../../budget/cut.ts';
 import { issueCursor, readCursor } from '../../cursor.ts';
 import type { ToolContext } from '../../context.ts';
 import { BinderyError, fail } from '../../errors.ts';
@@ -38,6 +39,7 @@ export async function renderSectionRead(
   sectionId: string,
   ctx: ToolContext,
   cursor?: string,
+  maxTokens?: number,
 ): Promise<{ pieces: Piece[]; view: BindingView }> {
   await freshCounts(ctx, [row]);
   await loadSections(ctx, [row]);
@@ -46,17 +48,22 @@ export async function renderSectionRead(
   const s = index.sections[i]!;
   const text = row.content!.slice(s.start, s.end);
   const base = ctx.config.publicUrl;
-  const head: Piece = { text: renderHead(facts(row), base), tokens: row.headBlockTokens };
+  // The document's one line (stored, like the card it replaces): the reader came from a search hit or an outline and has the card's facts.
+  const head: Piece = { text: renderLine(facts(row)), tokens: row.lineBlockTokens };
   const section = { id: s.id, heading: s.heading, path: sectionPath(index.sections, i), tokens: s.tokens };
   const card = tierObject(facts(row), '1', base);
-  if (row.headBlockTokens + s.tokens + PAGE_MARGIN <= ctx.config.maxResponseTokens) {
+  if (maxTokens !== undefined && row.lineBlockTokens + s.tokens > maxTokens) {
+    if (cursor) throw fail.invalid('cursor', 'a section cut to maxTokens is not paged; omit cursor');
+    return cutSectionRead(row, index, i, text, maxTokens, ctx, { head, card, section });
+  }
+  if (row.lineBlockTokens + s.tokens + PAGE_MARGIN <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this section is not paged; omit cursor');
     return { pieces: [head, { text: renderSection(index.sections, i, text, row.fence), tokens: s.tokens }], view: { ...card, section: { ...section, content: text } } };
   }
   await ctx.tokens.load();
   // The path line and section attribute come on every page: taken off the room splitPages has.
   const frame = ctx.tokens.count(renderSection(index.sections, i, '', row.fence, { index: 999, count: 999 })) - ctx.tokens.count(renderContent('', row.fence, { index: 999, count: 999 }));
-  const pages = splitPages(text, ctx.config.maxResponseTokens - row.headBlockTokens - PAGE_MARGIN - frame, ctx.tokens, row.fence);
+  const pages = splitPages(text, ctx.config.maxResponseTokens - row.lineBlockTokens - PAGE_MARGIN - frame, ctx.tokens, row.fence);
   const scope = `section:${row.bindingId}:${row.number}:${s.id}`;
   const at = await readCursor(ctx.db, cursor, scope);
   if (at >= pages.length) throw fail.invalid('cursor', 'points past the last page');
@@ -70,4 +77,45 @@ export async function renderSectionRead(
     ],
     view: { ...card, section: { ...section, content: pages[at]! }, page: { ...page, nextCursor } },
   };
+}
+
+/** Tokens a cut needs besides the document line and its framing: below this a cut says nothing. */
+const MIN_CUT_TOKENS = 8;
+
+/**
+ * A section larger than `maxTokens` with the document line: its beginning, cut at a line or sentence
+ * boundary to fit, counted exactly, and a line with the whole section's cost and how to read it all.
+ */
+async function cutSectionRead(
+  row: BindingVersionRow,
+  index: SectionIndex,
+  i: number,
+  text: string,
+  maxTokens: number,
+  ctx: ToolContext,
+  parts: { head: Piece; card: ReturnType<typeof tierObject>; section: { id: string; heading: string; path: string[]; tokens: number } },
+): Promise<{ pieces: Piece[]; view: BindingView }> {
+  await ctx.tokens.load();
+  const rest = line(`Cut to fit: the whole section is ${parts.section.tokens} tokens (omit maxTokens).`);
+  const restTokens = ctx.tokens.count(rest.text);
+  const frame = ctx.tokens.count(renderSection(index.sections, i, '', row.fence, 'cut'));
+  // No document line here: the section line and fence name the section, and every token goes to its text.
+  const fixed = restTokens;
+  let room = maxTokens - fixed - frame;
+  if (room < MIN_CUT_TOKENS) {
+    throw fail.invalid('maxTokens', `is ${maxTokens} but a cut of section "${parts.section.id}" needs at least ${fixed + frame + MIN_CUT_TOKENS} tokens here; raise it, or omit it to read the whole section (${row.lineBlockTokens + parts.section.tokens} tokens)`);
+  }
+  // The block is counted whole (its seams inside the fence can merge): shrink the room until it fits.
+  for (;;) {
+    const cut = cutToFit(text, room, ctx.tokens);
+    const block = renderSection(index.sections, i, cut.text, row.fence, 'cut');
+    const n = ctx.tokens.count(block);
+    if (fixed + n <= maxTokens) {
+      return {
+        pieces: [{ text: block, tokens: n }, { text: rest.text, tokens: restTokens }],
+        view: { ...parts.card, section: { ...parts.section, content: cut.text, cut: { tokens: n, restTokens: Math.max(0, parts.section.tokens - n) } } } as BindingView,
+      };
+    }
+    room -= fixed + n - maxTokens;
+  }
 }

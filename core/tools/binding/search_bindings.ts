@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { cursorSchema, maxTokensSchema, spaceRef, text, tierSchema } from '../schema.ts';
+import { cursorSchema, maxTokensSchema, text } from '../schema.ts';
+import { PASSAGE_LIMIT, passagePage } from './search-passages.ts';
 import { ftsQuery, searchBindingRows, searchScopeSql } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { readCursor } from '../../cursor.ts';
@@ -10,6 +11,7 @@ import { bindingView, paginationView } from '../views.ts';
 import { checkBudget, pagedListing } from '../packed-list.ts';
 import { budgetView } from '../budget-view.ts';
 import type { ToolContext } from '../../context.ts';
+import type { Tier } from '../../budget/tier.ts';
 import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
 import { semanticScorer } from '../../services/embed.ts';
@@ -21,6 +23,12 @@ import { GOOD_MATCH_SHARE, matchQuality, prefixQuery, suggestTerms } from '../..
  * document a question asks for is on this first page.
  */
 export const TIER0_TOKENS = 900;
+
+/** search_bindings' tiers: "passage" (the default) besides the card tiers; numbers accepted, strings advertised. */
+const searchTierSchema = z
+  .literal(['passage', '0', '1', '1.5', '2', 0, 1, 1.5, 2], { message: 'must be "passage", "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)' })
+  .transform((t) => String(t) as Tier | 'passage')
+  .default('passage');
 /** Room kept under TIER0_TOKENS for the paging line added after the page is packed (a cursor is ~20 characters: at most 28 tokens). */
 const TIER0_MORE_RESERVE = 28;
 
@@ -38,18 +46,18 @@ export const searchBindingsTool = defineTool({
   title: 'Search bindings',
   category: 'binding',
   description:
-    'Full-text search (BM25) over the bindings you can read. Each hit names its best-matching section and quotes the sentences around your words (Match: line), often enough to answer. To read more, get_bindings {ids, query} returns just the matching sections; tier "2" the whole content. maxTokens packs hits in rank order under a hard budget.',
+    'Search your documents; each hit: best section §id (token cost) and the passage that answers.',
   aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
-    space: spaceRef().optional(),
-    tier: tierSchema.default('1'),
-    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional().describe(`default 10; at tier "0" as many as fit in ${TIER0_TOKENS} tokens`),
+    space: z.string().min(1).max(80).optional(),
+    tier: searchTierSchema,
+    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional(),
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
   output: z.object({
-    results: z.array(bindingView.extend({ match: matchView.optional() })),
+    results: z.array(bindingView.extend({ tier: z.enum(['passage', '0', '1', '1.5', '2']), match: matchView.optional() })),
     pagination: paginationView,
     budget: budgetView.optional(),
     weakMatch: weakMatchView.optional(),
@@ -63,7 +71,7 @@ export const searchBindingsTool = defineTool({
     const space = args.space ? await resolveSpace(ctx, ctx.caller, args.space) : undefined;
     // Tier 0 is one line per hit: a longer first page costs what five cards do, and holds the answer far more often.
     const fill = args.tier === '0' && args.limit === undefined && args.maxTokens === undefined;
-    const limit = args.limit ?? (args.tier === '0' ? 50 : 10);
+    const limit = args.limit ?? (args.tier === '0' ? 50 : args.tier === 'passage' ? PASSAGE_LIMIT : 10);
     const scope = `search:${space?.id ?? '*'}:${args.query}:${limit}:${args.tier}:${args.maxTokens ?? ''}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const scores = semanticScorer(ctx, args.query);
@@ -77,10 +85,17 @@ export const searchBindingsTool = defineTool({
     // On a first page only: when the best hit holds too little of the query, one line says so and offers words to try.
     const weak = offset === 0 ? await weakMatchOf(ctx, match, found, { userId: ctx.caller.id, spaceId: space?.id }) : undefined;
     const advice = weak && weak.held > 0 ? [line(weakLine(weak))] : [];
-    // The best section and an excerpt of each hit on this page (content loaded for these rows only).
-    const extras = args.tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
     const empty = weak?.tryWords.length ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.` : 'No match. Try other words, or list_bindings to browse.';
-    const request = { header: [header, ...advice], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier: args.tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty };
+    if (args.tier === 'passage') {
+      // The query is the caller's own words: not repeated. A weak best match is said (it saves a useless read).
+      const p = await passagePage({ header: [line(`## ${matches}`), ...advice], compactHeader: [line(`## ${matches}`)], paging: args.limit !== undefined || args.cursor !== undefined, rows, query: args.query, maxTokens: args.maxTokens, scope, offset, total: found.total, empty }, ctx);
+      const budget = p.budget ? { budget: p.budget } : {};
+      return { pieces: p.pieces, data: { results: p.views, pagination: p.pagination, ...budget, ...(weak ? { weakMatch: weak } : {}) }, meta: { pagination: p.pagination, ...budget } };
+    }
+    const tier = args.tier;
+    // The best section and an excerpt of each hit on this page (content loaded for these rows only).
+    const extras = tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
+    const request = { header: [header, ...advice], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty };
     let page = await pagedListing(request, ctx);
     if (args.maxTokens !== undefined && args.tier !== '0' && rows.length && !page.listing.included.length) {
       // A budget too small for one card at the tier asked for still answers: the hits as tier-0 lines, said so.

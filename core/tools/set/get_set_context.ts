@@ -42,7 +42,8 @@ export const getSetContextTool = defineTool({
       const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, sections matching "${clip(oneLine(args.query), 200)}", best first, within ${args.maxTokens} tokens`);
       const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id)];
       if (n === 0) trailer.push(line('The set has no readable items.'));
-      const q = await packByQuery({ header: [header], rows: contents.items.map((it) => it.row), query: args.query, maxTokens: args.maxTokens, trailer }, ctx);
+      const compact = { header: [line(`## Set ${set.id}: ${n} item${n === 1 ? '' : 's'}, best sections first`)], trailer: [...skippedCount(contents.skipped), ...(n === 0 ? [line('The set has no readable items.')] : [])] };
+      const q = await packByQuery({ header: [header], rows: contents.items.map((it) => it.row), query: args.query, maxTokens: args.maxTokens, trailer, compact }, ctx);
       const shown = contents.items.flatMap((it, i) => (q.views[i] ? [{ ...q.views[i]!, position: it.position, pinned: it.pinned }] : []));
       // Best match first, as in the text.
       const rank = new Map(q.budget!.included.map((inc, r) => [inc.id, r]));

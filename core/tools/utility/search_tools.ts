@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { limitSchema, text } from '../schema.ts';
+import { text } from '../schema.ts';
 import { fail } from '../../errors.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { definitionCost } from '../../footprint/definition.ts';
 import { oneLineDescription, scoreTools, words } from '../../footprint/search.ts';
 import { signatureOf } from '../../footprint/signature.ts';
 import { itemsUnderCap } from '../cap-lines.ts';
+
+/** Matches shown without `limit`. */
+const DEFAULT_LIMIT = 5;
 
 const match = z.object({
   name: z.string(),
@@ -21,12 +24,11 @@ export const searchToolsTool = defineTool({
   name: 'search_tools',
   title: 'Search tools',
   category: 'utility',
-  description:
-    'Find tools by what you want to do ("save a note", "pack a set under a token budget"). Returns the best matches: name, one-line description, category and definition token cost. When not all tools are listed, the matches are enabled for this session and tools/list changes; in proxy mode call them with invoke_tool.',
+  description: 'Find other tools (write, sets, sharing…) by task.',
   aliases: ['find tool', 'which tool', 'discover tools', 'enable tools', 'what can you do', 'capabilities'],
   input: z.strictObject({
-    query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }).describe('what you want to do, in a few words'),
-    limit: limitSchema(20, 5),
+    query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
+    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 20' }).max(20, { message: 'must be from 1 to 20' }).optional(),
   }),
   output: z.object({ query: z.string(), mode: z.string(), matches: z.array(match), enabled: z.array(z.string()) }),
   bound: { kind: 'items', maxItems: 20, itemTokens: 90 },
@@ -36,7 +38,7 @@ export const searchToolsTool = defineTool({
     const candidates = ctx.tools.all.filter((t) => t.category !== 'proxy');
     const mode = ctx.session.mode;
     const found = scoreTools(args.query, candidates)
-      .slice(0, args.limit)
+      .slice(0, args.limit ?? DEFAULT_LIMIT)
       .map(({ tool }) => ({
         name: tool.name,
         category: tool.category,

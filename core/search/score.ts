@@ -1,0 +1,118 @@
+import type { SectionSpan } from '../budget/sections.ts';
+import { stem, textTerms, WORD } from '../../db/text/analyzer.ts';
+
+// The one section scorer: search's match (which section of a hit answers) and query reads
+// (get_bindings / get_set_context {query}: which sections to pack, best first) both rank sections
+// here, with the words and stems of db/text/analyzer.ts, so they name the same section. Pure: no I/O.
+
+const WORD_AT = /[\p{L}\p{N}_]+/uy;
+const WORD_END = /[\p{L}\p{N}_]$/u;
+/** Scripts written without spaces: a term matches as a substring, and excerpts are cut by characters. */
+export const DENSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** How often each term occurs in `text` (a word counts for a term when it stems to it; in dense scripts, when it contains it). */
+export function termCounts(text: string, terms: readonly string[]): number[] {
+  const lower = text.toLowerCase();
+  // Fast path: a word stems to t only if it starts with t (a stem is a prefix of its lower-cased
+  // word), so only the places where t occurs at a word start are looked at, not every word.
+  if (lower.length === text.length && !DENSE.test(text)) {
+    return terms.map((t) => {
+      let n = 0;
+      for (let at = lower.indexOf(t); at !== -1; at = lower.indexOf(t, at + 1)) {
+        if (at > 0 && WORD_END.test(text.slice(Math.max(0, at - 2), at))) continue;
+        WORD_AT.lastIndex = at;
+        const word = WORD_AT.exec(text)?.[0];
+        if (word !== undefined && stem(word) === t) n++;
+      }
+      return n;
+    });
+  }
+  const out = terms.map(() => 0);
+  for (const w of text.match(WORD) ?? []) {
+    const s = stem(w);
+    terms.forEach((t, i) => {
+      if (s === t || (DENSE.test(w) && w.toLowerCase().includes(t))) out[i]!++;
+    });
+  }
+  return out;
+}
+
+/** How many distinct terms `text` contains, and how many occurrences in all. */
+export function termHits(text: string, terms: readonly string[]): { distinct: number; total: number } {
+  const counts = termCounts(text, terms);
+  return { distinct: counts.filter((n) => n > 0).length, total: counts.reduce((a, b) => a + b, 0) };
+}
+
+/** A section to rank: its own heading, its heading path (top level down, itself included) and its body (text under the heading). */
+export interface RankedSection {
+  heading: string;
+  path: readonly string[];
+  body: string;
+}
+
+/** A section's text without its heading line (and a setext underline). */
+export function sectionBody(content: string, s: Pick<SectionSpan, 'start' | 'end' | 'level'>): string {
+  const text = content.slice(s.start, s.end);
+  if (s.level === 0) return text;
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length && lines[i]!.trim() === '') i++;
+  lines.splice(0, i + 1);
+  if (lines.length && /^ {0,3}(?:=+|-+)[ \t]*$/.test(lines[0]!)) lines.shift();
+  return lines.join('\n');
+}
+
+const HAS_TEXT = /[\p{L}\p{N}]/u;
+
+/**
+ * Scores of sections against the query's terms (analyzer.queryTerms): BM25 (k1 1.2, b 0.75) over the
+ * bodies of the sections given, each term in the heading path adding its idf once, in the section's
+ * own heading once more, and a heading the query nearly quotes (two thirds of its words or more)
+ * its matched idf again; the sum is weighed by the share of the query's words the section holds. A
+ * heading with no body under it scores 0: it is never the match.
+ */
+export function scoreSections(terms: readonly string[], sections: readonly RankedSection[]): number[] {
+  if (terms.length === 0) return sections.map(() => 0);
+  const docs = sections.map((s) => {
+    const filled = HAS_TEXT.test(s.body);
+    const lower = filled ? s.body.toLowerCase() : '';
+    // A stem is a prefix of its lower-cased word: a body without the term as a substring has no hit.
+    const mentions = filled && (lower.length !== s.body.length || DENSE.test(s.body) || terms.some((t) => lower.includes(t)));
+    const tf = mentions ? termCounts(s.body, terms) : terms.map(() => 0);
+    const path = new Set(textTerms(s.path.join(' ')));
+    // Section numbers ("6.2") are not words a question quotes.
+    const own = new Set(textTerms(s.heading).filter((w) => !/^\d+$/.test(w)));
+    return { filled, tf, length: s.body.length, path, own, ownCount: own.size };
+  });
+  const n = docs.length;
+  const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n) || 1;
+  const idf = terms.map((t, i) => {
+    const df = docs.filter((d) => d.tf[i]! > 0 || d.path.has(t)).length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  });
+  return docs.map((d) => {
+    if (!d.filled) return 0;
+    let score = 0;
+    let quoted = 0;
+    let quotedIdf = 0;
+    terms.forEach((t, i) => {
+      const f = d.tf[i]!;
+      if (f > 0) score += idf[i]! * ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg)));
+      if (d.path.has(t)) score += idf[i]!;
+      if (d.own.has(t)) {
+        score += idf[i]!;
+        quoted++;
+        quotedIdf += idf[i]!;
+      }
+    });
+    if (d.ownCount > 0 && quoted * 3 >= d.ownCount * 2) score += quotedIdf;
+    // A section holding more of the question's words beats one repeating a few (BM25 saturates slowly on short sections).
+    const held = terms.filter((t, i) => d.tf[i]! > 0 || d.path.has(t)).length;
+    return score * (1 + (2 * held) / terms.length);
+  });
+}
+
+/** The spans as the scorer takes them (bodies read from `content`). */
+export function rankedSpans(content: string, spans: readonly SectionSpan[]): RankedSection[] {
+  return spans.map((s) => ({ heading: s.heading, path: s.path, body: sectionBody(content, s) }));
+}

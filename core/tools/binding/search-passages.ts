@@ -1,0 +1,116 @@
+import type { BindingVersionRow } from '../../../db/store/bindings.ts';
+import { clip, oneLine } from '../../budget/card-cut.ts';
+import { tierObject } from '../../budget/tier.ts';
+import type { ToolContext } from '../../context.ts';
+import { paginate } from '../../cursor.ts';
+import { matchesFor, type MatchView } from '../../search/match.ts';
+import { line, type Piece } from '../../tokens/doc.ts';
+import type { BudgetReport } from '../packed-list.ts';
+import { facts } from '../views.ts';
+
+// The passage-first form of search (tier "passage", search_bindings' default; CONTRACT §12): per hit
+// one line with its id, name, best section (id, heading, exact cost) and the passage that answers,
+// nothing else, so that the first call usually answers.
+
+/** Hits on a page without `limit`: three passages cost what one tier-1 card does. */
+export const PASSAGE_LIMIT = 3;
+/** Passage caps in tokens by rank: the best hit quotes most. */
+const CAPS = [60, 40];
+const REST_CAP = 30;
+/** Smaller caps tried for a first hit that does not fit a small budget (never an empty answer). */
+const SHRINK = [25, 12];
+const NAME_CHARS = 60;
+/** Kept for the "More" line, added once the page is known (a cursor is ~20 characters). */
+const MORE_RESERVE = 28;
+const HEADING_CHARS = 60;
+/** Without a budget the page fills the response cap less this. */
+const UNBUDGETED_RESERVE = 300;
+
+/** One hit's line: `- id name · §section "heading" (N tokens): passage`. Author text is folded onto the line. */
+export function passageLine(row: Pick<BindingVersionRow, 'bindingId' | 'name'>, m: MatchView | undefined): string {
+  const name = clip(oneLine(row.name), NAME_CHARS);
+  if (!m) return `- ${row.bindingId} ${name}\n`;
+  const where = m.heading ? `§${m.section} "${clip(oneLine(m.heading), HEADING_CHARS)}"` : `§${m.section}`;
+  return `- ${row.bindingId} ${name} · ${where} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n`;
+}
+
+export interface PassageRequest {
+  header: Piece[];
+  /** The caller pages (gave limit or cursor): a "More" line names the next cursor. */
+  paging: boolean;
+  /** Said instead of the header when the header leaves no room for the first hit. */
+  compactHeader: Piece[];
+  rows: BindingVersionRow[];
+  query: string;
+  maxTokens?: number;
+  scope: string;
+  offset: number;
+  total: number;
+  empty: string;
+}
+
+/**
+ * A page of passage hits in rank order under `maxTokens` (or the response cap): hits are whole lines,
+ * counted exactly; a first hit too long for a small budget is quoted shorter rather than left out.
+ */
+export async function passagePage(req: PassageRequest, ctx: ToolContext) {
+  await ctx.tokens.load();
+  const count = (p: Piece) => p.tokens ?? ctx.tokens.count(p.text);
+  const budgeted = req.maxTokens !== undefined;
+  const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
+  const caps = req.rows.map((_, i) => CAPS[i] ?? REST_CAP);
+  const matches = await matchesFor(req.rows, req.query, ctx, caps);
+  const lines = req.rows.map((r, i) => {
+    const text = passageLine(r, matches[i]?.view);
+    return { text, tokens: ctx.tokens.count(text), view: matches[i]?.view };
+  });
+  const empty: Piece[] = req.total === 0 ? [line(req.empty)] : [];
+  let header = req.header;
+  let used = [...header, ...empty].reduce((n, p) => n + count(p), 0);
+  // A default page is read, not paged: no paging line (the cursor is in _meta.context.pagination). A caller that pages gets one.
+  let more = req.paging && req.total > req.offset + 1 ? MORE_RESERVE : 0;
+  if (lines[0] && used + lines[0].tokens + more > budget) {
+    header = req.compactHeader;
+    used = [...header, ...empty].reduce((n, p) => n + count(p), 0);
+    // Still too long: quote the first hit shorter (its section and cost stay named).
+    for (const cap of SHRINK) {
+      if (used + lines[0].tokens + more <= budget) break;
+      const [m] = await matchesFor(req.rows.slice(0, 1), req.query, ctx, [cap]);
+      const text = passageLine(req.rows[0]!, m?.view);
+      lines[0] = { text, tokens: ctx.tokens.count(text), view: m?.view };
+    }
+  }
+  // A budget that holds the first hit but not the paging line too gets the hit: the cursor is in structuredContent.
+  if (lines[0] && used + lines[0].tokens + more > budget) more = 0;
+  const shown: number[] = [];
+  for (const [i, l] of lines.entries()) {
+    if (used + l.tokens + more > budget) break;
+    shown.push(i);
+    used += l.tokens;
+  }
+  const pagination = await paginate(ctx.db, req.scope, req.offset, shown.length, req.total);
+  const pieces: Piece[] = [...header, ...shown.map((i) => ({ text: lines[i]!.text, tokens: lines[i]!.tokens })), ...empty];
+  if (req.paging && pagination.hasMore) {
+    const moreLine = [line(`More: cursor "${pagination.nextCursor}".`), line('More: see pagination.nextCursor.')].find((p) => used + count(p) <= budget);
+    if (moreLine) {
+      pieces.push(moreLine);
+      used += count(moreLine);
+    }
+  }
+  const views = shown.map((i) => {
+    const row = req.rows[i]!;
+    return { ...tierObject(facts(row), '0', ctx.config.publicUrl), tier: 'passage' as const, ...(lines[i]!.view ? { match: lines[i]!.view } : {}) };
+  });
+  const left = req.rows.map((_, i) => i).filter((i) => !shown.includes(i));
+  const budget_: BudgetReport | undefined = budgeted
+    ? {
+        maxTokens: budget,
+        usedTokens: used,
+        remainingTokens: budget - used,
+        exhausted: left.length > 0,
+        included: shown.map((i) => ({ id: req.rows[i]!.bindingId, tier: 'passage' as const, tokens: lines[i]!.tokens })),
+        omitted: left.map((i) => ({ id: req.rows[i]!.bindingId, tokens: lines[i]!.tokens })),
+      }
+    : undefined;
+  return { pieces, views, pagination, budget: budget_ };
+}

@@ -1,0 +1,139 @@
+// Issue 20 item 5 (and 4): one analyzer and one section scorer. Search's match and a query read
+// (get_bindings {ids, query}) name the same section; a heading with no body is never the match; a
+// heading the question nearly quotes is found; the excerpt is prose for a prose question and code for
+// a code question.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createTestWorld, ok, type TestWorld } from '../helpers.ts';
+
+let world: TestWorld;
+let client: Client;
+beforeAll(async () => {
+  world = await createTestWorld();
+  client = await world.connect('agree');
+});
+afterAll(() => world.close());
+
+const widget = [
+  '# Widget',
+  '',
+  'Widget renders dashboards from a folder of queries.',
+  '',
+  '## Install',
+  '',
+  'Run the installer once per machine. It needs network access.',
+  '',
+  '## API',
+  '',
+  '### widget.render(options)',
+  '',
+  'Renders every dashboard of the folder and returns the file names it wrote.',
+  '',
+  '```js',
+  'widget.render({ retries: 3, folder: "dash" })',
+  '```',
+  '',
+  '## Configuration',
+  '',
+  'You configure the widget with a file named widget.json in the project root. Each setting there overrides a default.',
+  'Set retries to the number of times a failed query is tried again before the dashboard shows an error.',
+  '',
+  '```json',
+  '{ "retries": 3 }',
+  '```',
+  '',
+  '## Troubleshooting',
+  '',
+  'When a dashboard stays empty, the query folder is probably wrong.',
+].join('\n');
+
+const handbook = [
+  '# Team handbook',
+  '',
+  '## 5. Releases',
+  '',
+  'Every release takes two days of testing. Release days are Tuesdays; a release after an incident waits two more days.',
+  'Days off during a release week are agreed with the release lead. Each release has a release lead.',
+  '',
+  '## 6. Leave',
+  '',
+  '### 6.1 Holidays',
+  '',
+  'Everyone has 28 days of holiday a year, booked in the calendar at least two weeks ahead.',
+  '',
+  '### 6.2 Recovery leave',
+  '',
+  'After an on-call week with a night page you take one recovery day, within the following week.',
+  '',
+  '## 8. Action items',
+  '',
+  'Action items from retrospectives go to the board with an owner and a due date.',
+].join('\n');
+
+async function bothMatches(id: string, query: string) {
+  const found = await ok(client, 'search_bindings', { query, tier: '1' });
+  const hit = found.results.find((r: { id: string }) => r.id === id);
+  const read = await ok(client, 'get_bindings', { ids: [id], query });
+  return { search: hit?.match as { section: string; excerpt: string } | undefined, read: read.results[0]?.sections?.[0]?.id as string | undefined };
+}
+
+describe('search and query reads agree (one analyzer, one scorer)', () => {
+  let widgetId = '';
+  let handbookId = '';
+  beforeAll(async () => {
+    widgetId = (await ok(client, 'create_binding', { name: 'Widget', content: widget, summary: 'Dashboards from queries.' })).binding.id;
+    handbookId = (await ok(client, 'create_binding', { name: 'Handbook', content: handbook, summary: 'How the team works.' })).binding.id;
+  });
+
+  test('"configure" finds §configuration in search and in a query read alike', async () => {
+    const m = await bothMatches(widgetId, 'how do I configure it');
+    expect(m.search?.section).toBe('configuration');
+    expect(m.read).toBe('configuration');
+  });
+
+  test('on every question, the match search names is the first section a query read shows', async () => {
+    const questions = [
+      'how do I configure it',
+      'widget api',
+      'what does render return',
+      'installer network',
+      'dashboard stays empty',
+      'recovery leave after on-call',
+      'how many days of holiday',
+      'action items owner',
+      'release days',
+    ];
+    for (const q of questions) {
+      for (const id of [widgetId, handbookId]) {
+        const m = await bothMatches(id, q);
+        if (m.search) expect(`${q}: ${m.read}`).toBe(`${q}: ${m.search.section}`);
+      }
+    }
+  });
+
+  test('a heading with no body under it is never the match', async () => {
+    const m = await bothMatches(widgetId, 'widget API');
+    expect(m.search?.section).not.toBe('api');
+    expect(m.read).not.toBe('api');
+    expect(m.search?.excerpt.length).toBeGreaterThan(0);
+  });
+
+  test('a heading the question nearly quotes is found, though other sections repeat its other words', async () => {
+    for (const [q, want] of [
+      ['how many days of recovery leave do I get after a release night page', '6-2-recovery-leave'],
+      ['8. Action items', '8-action-items'],
+    ]) {
+      const m = await bothMatches(handbookId, q!);
+      expect(`${q}: ${m.read}`).toBe(`${q}: ${want}`);
+      expect(`${q}: ${m.search?.section}`).toBe(`${q}: ${want}`);
+    }
+  });
+
+  test('prose for a prose question, code for a code question', async () => {
+    const prose = await bothMatches(widgetId, 'how many retries before an error');
+    expect(prose.search?.excerpt).toContain('Set retries to the number of times');
+    expect(prose.search?.excerpt).not.toContain('{');
+    const code = await bothMatches(widgetId, 'widget.render({ retries })');
+    expect(code.search?.excerpt).toContain('widget.render({');
+  });
+});
