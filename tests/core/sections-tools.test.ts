@@ -66,9 +66,10 @@ describe('section reads', () => {
     expect(text).toContain('Section "install" (2 of 4), path guide › install:');
     expect(text).toMatch(/<content fence="[^"]+" section="install">/);
     const card = (await ok(c, 'get_binding', { id: binding.id })).binding;
-    // A section read starts with the document's one line (tier 0), not its card: the reader has the card's facts already.
-    const lineTokens = contextOf((await ok(c, 'get_binding', { id: binding.id, tier: '0' }))._result).response.tokens;
-    expect(contextOf(r._result).response.tokens).toBe(lineTokens + r.binding.section.tokens);
+    // A section read is the section block alone (the reader came from a hit or an outline that named the
+    // document), so it costs exactly the section's advertised tokens.
+    expect(contextOf(r._result).response.tokens).toBe(r.binding.section.tokens);
+    expect(text).not.toContain(binding.id);
     expect(t15.outline[1].tokens).toBe(r.binding.section.tokens);
     expect(card.id).toBe(binding.id);
     const nested = await ok(c, 'get_version', { id: binding.id, version: 1, section: 'on-linux' });

@@ -30,8 +30,7 @@ function fail404(message: string): never {
 }
 
 /**
- * One section of a version: the card, then the section's heading path and text between fence lines, at
- * its stored cost. A section that would pass the response cap comes in pages with a cursor, as tier 2
+ * One section of a version: its heading path and text between fence lines, at its stored cost. A section that would pass the response cap comes in pages with a cursor, as tier 2
  * does; only that path counts at read time.
  */
 export async function renderSectionRead(
@@ -48,17 +47,19 @@ export async function renderSectionRead(
   const s = index.sections[i]!;
   const text = row.content!.slice(s.start, s.end);
   const base = ctx.config.publicUrl;
-  // The document's one line (stored, like the card it replaces): the reader came from a search hit or an outline and has the card's facts.
+  // The reader came from a search hit or an outline, which named the document: a whole section read is
+  // the section block alone, so it costs exactly the `tokens` those advertised. A paged read (a section
+  // past the response cap) starts each page with the document's stored one line.
   const head: Piece = { text: renderLine(facts(row)), tokens: row.lineBlockTokens };
   const section = { id: s.id, heading: s.heading, path: sectionPath(index.sections, i), tokens: s.tokens };
   const card = tierObject(facts(row), '1', base);
-  if (maxTokens !== undefined && row.lineBlockTokens + s.tokens > maxTokens) {
+  if (maxTokens !== undefined && s.tokens > maxTokens) {
     if (cursor) throw fail.invalid('cursor', 'a section cut to maxTokens is not paged; omit cursor');
     return cutSectionRead(row, index, i, text, maxTokens, ctx, { head, card, section });
   }
   if (row.lineBlockTokens + s.tokens + PAGE_MARGIN <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this section is not paged; omit cursor');
-    return { pieces: [head, { text: renderSection(index.sections, i, text, row.fence), tokens: s.tokens }], view: { ...card, section: { ...section, content: text } } };
+    return { pieces: [{ text: renderSection(index.sections, i, text, row.fence), tokens: s.tokens }], view: { ...card, section: { ...section, content: text } } };
   }
   await ctx.tokens.load();
   // The path line and section attribute come on every page: taken off the room splitPages has.
@@ -103,7 +104,7 @@ async function cutSectionRead(
   const fixed = restTokens;
   let room = maxTokens - fixed - frame;
   if (room < MIN_CUT_TOKENS) {
-    throw fail.invalid('maxTokens', `is ${maxTokens} but a cut of section "${parts.section.id}" needs at least ${fixed + frame + MIN_CUT_TOKENS} tokens here; raise it, or omit it to read the whole section (${row.lineBlockTokens + parts.section.tokens} tokens)`);
+    throw fail.invalid('maxTokens', `is ${maxTokens} but a cut of section "${parts.section.id}" needs at least ${fixed + frame + MIN_CUT_TOKENS} tokens here; raise it, or omit it to read the whole section (${parts.section.tokens} tokens)`);
   }
   // The block is counted whole (its seams inside the fence can merge): shrink the room until it fits.
   for (;;) {
