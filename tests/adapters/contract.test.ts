@@ -145,8 +145,8 @@ const runtimes: Runtime[] = [
 for (const rt of runtimes) {
   const reason = rt.skip?.();
   if (reason) {
+    // Said on stderr, not as an empty test that would count as a skip and could never fail.
     console.warn(`[contract] SKIPPED ${rt.name}: ${reason}`);
-    describe.skip(`adapter contract: ${rt.name}`, () => test('skipped', () => {}));
     continue;
   }
   describe(`adapter contract: ${rt.name}`, () => {

@@ -6,6 +6,7 @@ import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWor
 import { EXCERPT_TOKENS, excerptOf, queryTerms, stem, termHits } from '../../core/search/excerpt.ts';
 import fc from 'fast-check';
 import { splitSections } from '../../core/budget/sections.ts';
+import { numRuns } from '../property.ts';
 
 let world: TestWorld;
 let client: Client;
@@ -106,7 +107,7 @@ describe('termHits', () => {
         const text = parts.map(([w, s]) => w + s).join('');
         expect(termHits(text, terms)).toEqual(reference(text, terms));
       }),
-      { numRuns: 3000 },
+      { numRuns: numRuns(3000) },
     );
   });
 });

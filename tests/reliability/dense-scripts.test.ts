@@ -14,6 +14,7 @@ import { oneLine } from '../../core/budget/card-cut.ts';
 import { createTiktokenCounter } from '../../core/tokens/counter.ts';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { contextOf, createTestWorld, textOf, type TestWorld } from '../helpers.ts';
+import { numRuns } from '../property.ts';
 
 /**
  * The helpers' `call` with its independent recount done by gpt-tokenizer: js-tiktoken's merge is
@@ -226,7 +227,7 @@ describe('the card cut (pure): any script, both tokenizers', () => {
           for (const k of x.keyPoints) expect(flat).toContain(oneLine(k));
           expect(flat).toContain(oneLine(x.name));
         }),
-        { numRuns: 150 },
+        { numRuns: numRuns(150) },
       );
     }, 60_000);
   }

@@ -11,6 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { newFence } from '../../core/ids.ts';
 import { call, createTestWorld, ok, textOf, type TestWorld } from '../helpers.ts';
+import { numRuns } from '../property.ts';
 
 interface Region {
   fence: string;
@@ -122,7 +123,7 @@ describe('content cannot forge framing (cap 25000)', () => {
         expect(fence).toMatch(/^[0-9]{12}$/);
         expect(text.includes(fence)).toBe(false);
       }),
-      { numRuns: 200 },
+      { numRuns: numRuns(200) },
     );
   });
 
