@@ -24,7 +24,7 @@ export interface Caller {
   handle: string;
 }
 
-/** How a write is attributed (CONTRACT §3): MCP writes are `llm`, everything else `human`. */
+/** How a write is attributed (ARCHITECTURE.md#provenance): MCP writes are `llm`, everything else `human`. */
 export interface Provenance {
   source: 'human' | 'llm';
   model: string | null;

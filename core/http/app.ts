@@ -33,7 +33,7 @@ export interface HttpApp {
   close(): Promise<void>;
 }
 
-/** Builds the HTTP surface of CONTRACT §8 over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
+/** Builds the HTTP surface (docs/http-and-oauth.md) over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const observer = createHttpObserver(options.deps, { sessionsOpen: () => mcp.sessions?.size ?? 0 });
   const { deps } = observer;

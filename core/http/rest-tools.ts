@@ -4,7 +4,7 @@ import { ensureStoredCountsOnce } from '../services/prepare.ts';
 import { createRegistry } from '../tools/registry.ts';
 import { executeTool } from '../tools/run.ts';
 
-/** REST writes are made by people and scripts (CONTRACT §3). */
+/** REST writes are made by people and scripts (ARCHITECTURE.md#provenance). */
 export const HUMAN: Provenance = { source: 'human', model: null };
 
 let registry: ToolRegistry | undefined;

@@ -14,7 +14,7 @@ export type ResponseBound =
   | { kind: 'budget' }
   | { kind: 'unbounded' };
 
-/** What `_meta.context` may carry besides the response tokens (CONTRACT §6). */
+/** What `_meta.context` may carry besides the response tokens (ARCHITECTURE.md#result-context). */
 export interface ContextMeta {
   binding?: { id: string; contentTokenCount: number; publicUrl: string; textUrl: string };
   agentMeta?: { source: 'human' | 'llm'; model: string | null };

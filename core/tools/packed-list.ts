@@ -24,7 +24,7 @@ export interface OmittedItem {
   reason?: string;
 }
 
-/** The `_meta.context.budget` block (CONTRACT §6). */
+/** The `_meta.context.budget` block (docs/reference/tiers-and-budgets.md#budgets-maxtokens). */
 export interface BudgetReport {
   maxTokens: number;
   usedTokens: number;

@@ -32,7 +32,7 @@ import { getActiveToolsetTool } from './utility/get_active_toolset.ts';
 import { listToolCategoriesTool } from './proxy/list_tool_categories.ts';
 import { invokeToolTool } from './proxy/invoke_tool.ts';
 
-/** Every tool, in the order `tools/list` shows them (CONTRACT §4). */
+/** Every tool, in the order `tools/list` shows them (docs/reference/tools.md). */
 export const ALL_TOOLS: readonly AnyTool[] = [
   createBindingTool,
   getBindingTool,

@@ -16,7 +16,7 @@ import { setRoutes } from './pages/sets.ts';
 import { shareRoutes } from './pages/shares.ts';
 import { spaceRoutes } from './pages/spaces.ts';
 
-// The web app for people (issue 11): server-rendered pages over the same core services and tools as
+// The web app for people (docs/http-and-oauth.md): server-rendered pages over the same core services and tools as
 // MCP and REST, signed in by session cookie (session.ts). Reads go through the tools' access checks;
 // writes through core/services with provenance human. Anything a person may not read answers the one
 // 404 page. Every state change is a POST carrying the session's CSRF secret from our own Origin.

@@ -1,6 +1,6 @@
 // One MCP case list, run against every adapter with real runtimes: stdio (spawned), Bun HTTP with
 // sessions and stateless (spawned, 127.0.0.1), the edge handler under Deno (spawned, local libSQL
-// file) and under workerd (miniflare, D1). Same cases, same SDK Client (STYLE habit 11).
+// file) and under workerd (miniflare, D1). Same cases, same SDK Client (docs/testing.md).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ALL_TOOLS } from '../../core/index.ts';

@@ -1,4 +1,4 @@
-// Issue 9 "Keep": any maxTokens from 50 up answers, whatever the size of the set, batch or page.
+// Any maxTokens from 50 up answers, whatever the size of the set, batch or page.
 // The omitted footer shrinks to what is left of the budget (named lines, then "…and N more", down
 // to one count line) and the heading gets shorter when even that does not fit; the full list of
 // omitted ids stays in _meta.context.budget.omitted. Every answer is recounted independently.

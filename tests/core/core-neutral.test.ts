@@ -10,7 +10,7 @@ function files(dir: string): string[] {
   });
 }
 
-describe('core is runtime-neutral (STYLE habit 1)', () => {
+describe('core is runtime-neutral (ARCHITECTURE.md#layers)', () => {
   const sources = files(root).map((p) => ({ p, src: readFileSync(p, 'utf8') }));
   test('finds the core sources', () => expect(sources.length).toBeGreaterThan(20));
   for (const rule of [

@@ -1,4 +1,4 @@
-// Issue 9: every search hit names its best-matching section and quotes the sentences around the
+// Every search hit names its best-matching section and quotes the sentences around the
 // query's words, one line in the text and `match` in structuredContent, counted exactly.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,4 +1,4 @@
-// bindery dump / restore (issue 14): full fidelity read back through MCP, dump → restore → dump
+// bindery dump / restore (db/dump/): full fidelity read back through MCP, dump → restore → dump
 // byte-identical, one snapshot beside a writer, and every refusal writing nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

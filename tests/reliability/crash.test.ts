@@ -1,5 +1,5 @@
 // kill -9 of an import and of a server at random points: the database stays intact and consistent,
-// nothing acknowledged is lost, and a rerun finishes the job. Issue 8.
+// nothing acknowledged is lost, and a rerun finishes the job.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Issue 8, item 6: the tier-1 card is bounded in tokens, not characters. Scripts that cost about three
+// The tier-1 card is bounded in tokens, not characters. Scripts that cost about three
 // tokens a character (Yi, Hangul jamo, Braille), CJK and emoji ZWJ sequences, at the longest name,
 // summary, key points and model the schemas accept, under the smallest response cap (1000) and the
 // default (25000): the card stays within HEAD_TOKEN_BOUND, every tier can be read (tier 1.5 and tier 2

@@ -1,4 +1,4 @@
-// `bindery dump` beside a live server under write load (issue 14): the dump is one consistent
+// `bindery dump` beside a live server under write load (tests/db/dump.test.ts in process): the dump is one consistent
 // snapshot (every binding with exactly its versions 1..current, counts as the trailer says), the
 // writers never fail because of it, and it restores whole.
 import { afterAll, expect, test } from 'bun:test';

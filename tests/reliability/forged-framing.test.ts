@@ -1,4 +1,4 @@
-// Issue 8, item 4: content cannot forge the framing a model reads. Documents and comments carry a
+// Content cannot forge the framing a model reads. Documents and comments carry a
 // closing `</content>`, a fake card, fake "Omitted" lines, a fake comment header and fences they
 // guessed or copied from an earlier read. In every tool that shows stored text, a reader that follows
 // the rule in the README ("content opened by <content fence="F"> ends at the first line

@@ -1,5 +1,5 @@
 // Several processes on one database file: a running `serve`, `bindery import` and `keys create` beside
-// it, CLI commands with other settings, all under read and write load. Issue 8, items 1 and 2.
+// it, CLI commands with other settings, all under read and write load.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

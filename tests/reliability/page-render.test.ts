@@ -1,4 +1,4 @@
-// Issue 8 item 5a: a public page of hostile Markdown must not cost seconds of CPU on every anonymous
+// A public page of hostile Markdown must not cost seconds of CPU on every anonymous
 // GET. Pages are rendered once per version (a byte-bounded cache) and each render is bounded.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createBinding, updateBinding } from '../../core/services/bindings.ts';

@@ -1,4 +1,4 @@
-// Upgrades with real processes (issue 14): two `bindery migrate` starting at once on a fresh or an old
+// Upgrades with real processes (tests/db/upgrade.test.ts in process): two `bindery migrate` starting at once on a fresh or an old
 // database migrate it once, both succeeding; a `bindery migrate` killed (-9) mid-backfill on a large
 // database leaves it consistent, and a rerun finishes every derived row exactly.
 import { afterAll, describe, expect, test } from 'bun:test';
