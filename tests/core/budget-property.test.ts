@@ -247,6 +247,6 @@ describe('get_set_context end to end', () => {
       }),
       { numRuns: numRuns(40) },
     );
-    expect(packedRuns).toBe(40);
+    expect(packedRuns).toBe(numRuns(40));
   }, 120_000);
 });
