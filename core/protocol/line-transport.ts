@@ -140,13 +140,19 @@ export class LineTransport implements Transport {
       this.refuse(null, -32700, 'Parse error: the line is not JSON');
       return;
     }
-    if (Array.isArray(value)) return this.batch(value);
+    if (Array.isArray(value)) {
+      this.batch(value);
+      return;
+    }
     this.deliver(value);
   }
 
   private batch(values: unknown[]): void {
     const refusal = batchRefusal(values, this.protocolVersion);
-    if (refusal) return this.refuse(null, -32600, refusal);
+    if (refusal) {
+      this.refuse(null, -32600, refusal);
+      return;
+    }
     const messages = values.map((v) => JSONRPCMessageSchema.safeParse(v));
     const requests = messages.flatMap((m) => (m.success && isJSONRPCRequest(m.data) ? [m.data.id] : []));
     const batch = { ids: new Set<RequestId>(requests), responses: [] as JSONRPCMessage[] };

@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-const idFrom = (location: string | null) => /\/(?:b|sets)\/((?:bnd|set)_[A-Za-z0-9_-]+)/.exec(location ?? '')?.[1]!;
+const idFrom = (location: string | null) => /\/(?:b|sets)\/((?:bnd|set)_[A-Za-z0-9_-]+)/.exec(location ?? '')?.[1] as string;
 
 describe('sign-in', () => {
   test('a visitor at / sees the sign-in page, explaining bindery login-link; other pages ask to sign in', async () => {
