@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../tests/reliability/procs.ts';
+import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../support/procs.ts';
 import { percentiles, round, type BenchSection } from './types.ts';
 
 const CLIENTS = 16;

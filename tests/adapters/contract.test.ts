@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ALL_TOOLS } from '../../core/index.ts';
 import { contextOf, err, ok, sampleBinding } from '../helpers.ts';
-import { bunHttpTarget, denoTarget, denoUnavailable, remoteBunHttpTarget, remoteEdgeTarget, remoteUnavailable, stdioTarget, workerdTarget, type Target } from './targets.ts';
+import { bunHttpTarget, denoTarget, denoUnavailable, remoteBunHttpTarget, remoteEdgeTarget, remoteUnavailable, stdioTarget, workerdTarget, type Target } from '../../support/targets.ts';
 
 const EAGER = ALL_TOOLS.filter((t) => t.category !== 'proxy').map((t) => t.name);
 

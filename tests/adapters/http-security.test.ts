@@ -18,7 +18,7 @@ import { newLinkSecret, sha256Hex } from '../../core/ids.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
 import { setItemsTable, setsTable, sharesTable, spacesTable } from '../../db/schema/index.ts';
 import { err, ok, testCounter } from '../helpers.ts';
-import { freePort, httpClient, seedWorld, ROOT, type Seed } from './targets.ts';
+import { freePort, httpClient, seedWorld, ROOT, type Seed } from '../../support/targets.ts';
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const EVIL_MD = [

@@ -15,7 +15,7 @@ import type { CoreDeps } from '../../core/services/bindings.ts';
 import { callerForKey } from '../../core/http/auth.ts';
 import { sha256Hex } from '../../core/ids.ts';
 import { call, ok, testCounter } from '../helpers.ts';
-import { independentCount } from '../reliability/procs.ts';
+import { independentCount } from '../../support/procs.ts';
 import { dumpLines } from '../../db/dump/write.ts';
 import { linesOf } from '../../db/dump/read.ts';
 import { restoreDump } from '../../db/dump/restore.ts';

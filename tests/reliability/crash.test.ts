@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase } from '../../db/index.ts';
-import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from './procs.ts';
+import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

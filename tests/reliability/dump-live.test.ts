@@ -5,7 +5,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, createKey, httpClient, startServer, writeCorpus } from './procs.ts';
+import { cli, createKey, httpClient, startServer, writeCorpus } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-dump-live-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDatabase } from '../../db/index.ts';
-import { cli, cliChild, createKey, httpClient, independentCount, parts, startServer, writeCorpus, type ServerProc } from './procs.ts';
+import { cli, cliChild, createKey, httpClient, independentCount, parts, startServer, writeCorpus, type ServerProc } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-multi-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

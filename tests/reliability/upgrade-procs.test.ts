@@ -11,7 +11,7 @@ import { migrations } from '../../db/migrations/bundle.ts';
 import { parseConfig } from '../../core/index.ts';
 import { renderKey } from '../../core/services/counts.ts';
 import { buildScale } from '../../bench/scale.bench.ts';
-import { cli, cliChild, independentCount } from './procs.ts';
+import { cli, cliChild, independentCount } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-upgrade-procs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

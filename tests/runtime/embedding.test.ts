@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { denoBinary, denoUnavailable, freePort, httpClient, seededFile, waitHealthy } from '../adapters/targets.ts';
+import { denoBinary, denoUnavailable, freePort, httpClient, seededFile, waitHealthy } from '../../support/targets.ts';
 import { testCounter } from '../helpers.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');

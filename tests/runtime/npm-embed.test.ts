@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ROOT } from '../adapters/targets.ts';
+import { ROOT } from '../../support/targets.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'bindery-npm-'));
 const shims = join(work, 'shims');
