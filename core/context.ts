@@ -32,6 +32,9 @@ export interface Provenance {
   model: string | null;
 }
 
+/** A person's write: REST, the web app, import and the CLI (ARCHITECTURE.md#provenance). */
+export const HUMAN: Provenance = { source: 'human', model: null };
+
 /** Per-session state a handler may read (the tool-mode machinery writes it). */
 export interface SessionView {
   mode: Exclude<ToolMode, 'auto'>;

@@ -9,6 +9,7 @@ import { escapeHtml } from './markdown.ts';
 import { linkScope, PAGE_CSP, pageNotFound } from './pages.ts';
 import { freshCounts } from '../services/counts.ts';
 import { listBindings } from '../services/find.ts';
+import { squashSpace } from '../text.ts';
 
 /** At most this many bindings are listed; the page says how many more the link opens. */
 const MAX_LISTED = 200;
@@ -62,12 +63,12 @@ export async function serveLinkIndex(deps: BinderyDeps, caller: Caller | undefin
     'Referrer-Policy': 'no-referrer',
   };
   if (format === 'md') {
-    const lines = items.map((i) => `- [${i.row.name.replace(/[[\]\\]/g, '\\$&')}](${i.textUrl}&${share}): ${oneLine(i.row.summary)}`);
+    const lines = items.map((i) => `- [${i.row.name.replace(/[[\]\\]/g, '\\$&')}](${i.textUrl}&${share}): ${squashSpace(i.row.summary)}`);
     if (more) lines.push(`- … and ${more} more`);
     return new Response(`# ${index.title}\n\n${lines.join('\n')}\n`, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
   }
   const list = items
-    .map((i) => `<li><a href="${escapeHtml(`${i.publicUrl}?${share}`)}">${escapeHtml(i.row.name)}</a><br><span class="meta">${escapeHtml(oneLine(i.row.summary))}</span></li>`)
+    .map((i) => `<li><a href="${escapeHtml(`${i.publicUrl}?${share}`)}">${escapeHtml(i.row.name)}</a><br><span class="meta">${escapeHtml(squashSpace(i.row.summary))}</span></li>`)
     .join('\n');
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -81,8 +82,4 @@ ${list}
 </ul>${more ? `<p class="meta">… and ${more} more.</p>` : ''}</main></body></html>
 `;
   return new Response(html, { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
 }

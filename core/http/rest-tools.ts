@@ -1,11 +1,9 @@
-import { clockOf, type BinderyDeps, type Caller, type Provenance, type ToolContext, type ToolRegistry } from '../context.ts';
+import { clockOf, HUMAN, type BinderyDeps, type Caller, type ToolContext, type ToolRegistry } from '../context.ts';
 import { fail } from '../errors.ts';
 import { ensureStoredCountsOnce } from '../services/prepare.ts';
 import { createRegistry } from '../tools/registry.ts';
 import { executeTool } from '../tools/run.ts';
 
-/** REST writes are made by people and scripts (ARCHITECTURE.md#provenance). */
-export const HUMAN: Provenance = { source: 'human', model: null };
 
 let registry: ToolRegistry | undefined;
 

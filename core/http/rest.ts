@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { tierObject, type Tier } from '../budget/tier.ts';
-import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
+import { clockOf, HUMAN, type BinderyDeps, type Caller } from '../context.ts';
 import { createBinding, deleteBinding, updateBinding, type CoreDeps } from '../services/bindings.ts';
 import { errorResponse, json } from './responses.ts';
 import { handleSets } from './rest-sets.ts';
-import { callTool, HUMAN, restContext } from './rest-tools.ts';
+import { callTool, restContext } from './rest-tools.ts';
 import { parseInput } from './validate.ts';
 import { bindingCreateBody as createInput, bindingListQuery as listQuery, bindingReadQuery as readQuery, bindingUpdateBody as updateInput } from './rest-schemas.ts';
 

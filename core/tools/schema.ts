@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Tier } from '../budget/tier.ts';
+import { idPattern } from '../ids.ts';
 
 /**
  * A string that is stored exactly as sent: lone UTF-16 surrogates (stored as U+FFFD) and NUL
@@ -24,7 +25,7 @@ export const tierSchema = z
 export const idOf = (prefix: string, what: string) =>
   z
     .string()
-    .regex(new RegExp(`^${prefix}_[0-9a-z]{16}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
+    .regex(new RegExp(`^${idPattern(prefix)}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
 
 export const bindingId = () => idOf('bnd', 'binding');
 export const setId = () => idOf('set', 'set');

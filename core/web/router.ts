@@ -1,6 +1,6 @@
 import { clockOf, type BinderyDeps, type ToolContext } from '../context.ts';
 import type { WebContext, WebRoute } from './route.ts';
-import { BinderyError } from '../errors.ts';
+import { BinderyError, HTTP_STATUS } from '../errors.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { restContext } from '../http/rest-tools.ts';
 import type { CoreDeps } from '../services/bindings.ts';
@@ -84,6 +84,7 @@ export function errorPage(ctx: WebContext, err: unknown): Response {
     return page(layout('Error', ctx.user, html`<h1>Something went wrong</h1><p>Nothing was changed. Try again.</p>`), 500);
   }
   if (err.code === 'NOT_FOUND' && err.field !== 'user') return notFound(ctx.user);
-  const status = { FORBIDDEN: 403, CONFLICT: 409, TOO_LARGE: 413, INVALID_INPUT: 400, NOT_FOUND: 400, INTERNAL: 500 }[err.code];
+  // A NOT_FOUND still here names a form field (an unknown user to share with): the form's input was bad.
+  const status = err.code === 'NOT_FOUND' ? 400 : HTTP_STATUS[err.code];
   return page(layout('Cannot do that', ctx.user, html`<h1>Cannot do that</h1><p class="error" role="alert">${err.message}</p><p><a href="/">Back to your bindings</a></p>`), status);
 }

@@ -140,6 +140,15 @@ describe('the layering of ARCHITECTURE.md#layers', () => {
     expect(edges.filter((e) => /^(bench|scripts|support)\//.test(e.from) && e.to.startsWith('tests/')).map(show)).toEqual([]);
   });
 
+  test('JSON-RPC error codes are named: the SDK ErrorCode or BinderyRpcCode (core/protocol/rpc-error.ts), never a raw -32xxx', () => {
+    const home = 'core/protocol/rpc-error.ts';
+    const raw = sources
+      .map((p) => relative(ROOT, p))
+      .filter((p) => /^(core|adapters)\//.test(p) && p !== home)
+      .filter((p) => readFileSync(join(ROOT, p), 'utf8').split('\n').some((l) => !/^\s*(\/\/|\*|\/\*)/.test(l) && /(^|[^\w.])-32\d{3}\b/.test(l.split('//')[0]!)));
+    expect(raw).toEqual([]);
+  });
+
   test('no import cycle outside tests/, type-only imports included', () => {
     const graph = new Map<string, string[]>();
     for (const e of edges) if (!e.from.startsWith('tests/')) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);

@@ -13,15 +13,16 @@ import type { ShareView } from '../../tools/share/share-view.ts';
 import { html, num, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
-import { HUMAN } from './common.ts';
+import { HUMAN } from '../../context.ts';
 import { shareForm, shareRows } from './shares.ts';
+import { idPattern } from '../../ids.ts';
 
 // A binding's page: the version (current or `?v=`), its exact cost per tier, every version with its
 // provenance, a diff between any two, comments (people and assistants told apart) and, for its owner,
 // edit, delete and sharing. Every read is access-checked by readBinding first: what a person may not
 // read is the one 404.
 
-const ID = '(bnd_[A-Za-z0-9_-]{1,64})';
+const ID = `(${idPattern('bnd')})`;
 const versionParam = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : undefined);
 
 /**

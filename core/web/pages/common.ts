@@ -1,9 +1,5 @@
-import type { Provenance } from '../../context.ts';
 import { callTool } from '../../http/rest-tools.ts';
 import type { WebContext } from '../route.ts';
-
-/** Every write from the web app is a person's (ARCHITECTURE.md#provenance). */
-export const HUMAN: Provenance = { source: 'human', model: null };
 
 export interface SpaceItem {
   id: string;

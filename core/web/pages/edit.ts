@@ -10,7 +10,8 @@ import { csrfField, layout, page, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { diffView } from './binding.ts';
 import { linesOf } from './bindings.ts';
-import { HUMAN } from './common.ts';
+import { HUMAN } from '../../context.ts';
+import { idPattern } from '../../ids.ts';
 
 // Editing writes a new version as the person (source human) with `expectedVersion`: if someone (or
 // an assistant) saved a version meanwhile, nothing is overwritten. The page then shows theirs and
@@ -18,7 +19,7 @@ import { HUMAN } from './common.ts';
 // (now expecting their version) puts yours on top. Preview renders the Markdown on the server, so it
 // works without JavaScript.
 
-const ID = '(bnd_[A-Za-z0-9_-]{1,64})';
+const ID = `(${idPattern('bnd')})`;
 
 const updateInput = z.strictObject({ name: name(), summary: summary(), content: content(), keyPoints: keyPoints(), expectedVersion: z.number().int().min(1) });
 

@@ -12,12 +12,13 @@ import type { WebContext, WebRoute } from '../route.ts';
 import { writableSpaces } from './common.ts';
 import { shareForm, shareRows } from './shares.ts';
 import type { ShareView } from '../../tools/share/share-view.ts';
+import { idPattern } from '../../ids.ts';
 
 // Sets: ordered lists of bindings an assistant loads in one call. The set page shows each item's
 // exact cost per tier and a budget preview computed by get_set_context itself (the same packer, the
 // same framing), so "these fit, these do not" is exactly what an assistant would get.
 
-const ID = '(set_[A-Za-z0-9_-]{1,64})';
+const ID = `(${idPattern('set')})`;
 const TIERS: Tier[] = ['1', '1.5', '2'];
 
 async function list(ctx: WebContext, error?: string): Promise<Response> {
@@ -98,7 +99,7 @@ ${
 
 function editsFrom(form: URLSearchParams, contents: { stored: { bindingId: string }[] }): ItemEdits {
   const bindingId = form.get('bindingId') ?? '';
-  if (!/^bnd_[A-Za-z0-9_-]{1,64}$/.test(bindingId)) throw fail.invalid('bindingId', 'choose a binding');
+  if (!new RegExp(`^${idPattern('bnd')}$`).test(bindingId)) throw fail.invalid('bindingId', 'choose a binding');
   const position = Number(form.get('position'));
   const version = Number(form.get('version'));
   const at = contents.stored.findIndex((s) => s.bindingId === bindingId);
