@@ -4,12 +4,12 @@ import { canComment } from '../../../db/store/comments.ts';
 import { tierCost } from '../../budget/tier.ts';
 import { fail } from '../../errors.ts';
 import { renderMarkdown } from '../../http/markdown.ts';
-import { callTool } from '../../http/rest-tools.ts';
+import { callTool } from '../../tools/call.ts';
+import { TOOLS } from '../../tools/registry.ts';
 import { deleteBinding, readBinding } from '../../services/bindings.ts';
 import { addComment, deleteComment } from '../../services/comments.ts';
 import { deletedBindings, restoreBinding } from '../../services/restore.ts';
 import type { CommentView } from '../../tools/comment/comment-view.ts';
-import type { ShareView } from '../../tools/share/share-view.ts';
 import { html, num, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
@@ -57,9 +57,9 @@ async function show(ctx: WebContext, id: string): Promise<Response> {
   const content = row.content ?? (await versionContent(ctx.deps.db, id, row.number)) ?? '';
   const owner = row.spaceOwnerId === ctx.user.caller.id;
   const versions = (await listVersionRows(ctx.deps.db, id, 0, 200)).rows;
-  const comments = (await callTool<{ comments: CommentView[] }>(ctx.tools(), 'list_comments', { id, limit: 50 })).comments;
+  const comments = (await callTool(ctx.tools(), TOOLS.list_comments, { id, limit: 50 })).comments;
   const mayComment = await canComment(ctx.deps.db, ctx.user.caller.id, id);
-  const shares = owner ? (await callTool<{ shares: ShareView[] }>(ctx.tools(), 'list_shares', { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
+  const shares = owner ? (await callTool(ctx.tools(), TOOLS.list_shares, { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
   const current = row.number === row.currentVersion;
   const prev = versions.find((v) => v.number === row.number - 1);
   const body = html`<p class="meta"><a href="/?space=${row.spaceSlug}">@${row.spaceSlug}</a> · <a href="/@${row.spaceSlug}/${row.bindingSlug}">public address</a></p>

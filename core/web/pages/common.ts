@@ -1,4 +1,5 @@
-import { callTool } from '../../http/rest-tools.ts';
+import { callTool } from '../../tools/call.ts';
+import { TOOLS } from '../../tools/registry.ts';
 import type { WebContext } from '../route.ts';
 
 export interface SpaceItem {
@@ -14,7 +15,7 @@ export interface SpaceItem {
 
 /** The spaces a person can read, as list_spaces shows them (first 100). */
 export async function spaceOptions(ctx: WebContext): Promise<SpaceItem[]> {
-  return (await callTool<{ spaces: SpaceItem[] }>(ctx.tools(), 'list_spaces', { limit: 100 })).spaces;
+  return (await callTool(ctx.tools(), TOOLS.list_spaces, { limit: 100 })).spaces;
 }
 
 /** The spaces a person owns (where they may write). */
