@@ -5,7 +5,7 @@ import type { Caller, Provenance } from '../context.ts';
 import { fail } from '../errors.ts';
 import { newId, slugify } from '../ids.ts';
 import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users.ts';
-import { readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
+import { listVersionRows, readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
 import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
 import { buildVersionRow, checkContentSize } from './write-version.ts';
@@ -194,4 +194,14 @@ export async function deleteBinding(deps: CoreDeps, caller: Caller, id: string):
   announceBindingChanged(deps.db, id);
   // An update that landed between the read and the delete made a later last version.
   return last === row.currentVersion ? row : writtenRow(deps, id, last);
+}
+
+/**
+ * A page of the versions of a binding the caller has read (pass the row readBinding returned), newest
+ * first, their stored counts current, with the total.
+ */
+export async function listVersions(deps: CoreDeps, binding: BindingVersionRow, offset: number, limit: number) {
+  const page = await listVersionRows(deps.db, binding.bindingId, offset, limit);
+  await freshCounts(deps, page.rows.map((v) => Object.assign(v, { bindingId: binding.bindingId, spaceSlug: binding.spaceSlug, bindingSlug: binding.bindingSlug })));
+  return page;
 }
