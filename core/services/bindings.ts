@@ -205,3 +205,8 @@ export async function listVersions(deps: CoreDeps, binding: BindingVersionRow, o
   await freshCounts(deps, page.rows.map((v) => Object.assign(v, { bindingId: binding.bindingId, spaceSlug: binding.spaceSlug, bindingSlug: binding.bindingSlug })));
   return page;
 }
+
+/** The full content of a version the caller has read (pass the row readBinding returned), read if the row lacks it. */
+export async function contentOf(deps: CoreDeps, row: BindingVersionRow): Promise<string> {
+  return row.content ?? (await versionContent(deps.db, row.bindingId, row.number)) ?? '';
+}

@@ -123,3 +123,8 @@ export async function listComments(deps: CoreDeps, binding: { bindingId: string 
   await freshCommentCounts(deps, page.rows);
   return page;
 }
+
+/** Whether the caller may comment on a binding (its owner, or a comment share). */
+export function mayComment(deps: CoreDeps, caller: Caller, bindingId: string): Promise<boolean> {
+  return canComment(deps.db, caller.id, bindingId);
+}

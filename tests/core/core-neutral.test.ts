@@ -94,10 +94,6 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/mcp/subscriptions.ts -> db/store/bindings.ts',
   'core/tools/packed-list.ts -> db/store/contents.ts',
   'core/tools/query-listing.ts -> db/store/contents.ts',
-  'core/tools/share/list_shares.ts -> db/store/shares.ts',
-  'core/web/pages/binding.ts -> db/store/bindings.ts',
-  'core/web/pages/binding.ts -> db/store/comments.ts',
-  'core/web/pages/edit.ts -> db/store/bindings.ts',
   'core/web/session.ts -> db/store/web-sessions.ts',
   // CLI and start-up: an adapter's own maintenance commands (keys, help topics, pruning sign-ins).
   'adapters/cli/help.ts -> db/store/help.ts',

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { versionContent } from '../../../db/store/bindings.ts';
 import { BinderyError } from '../../errors.ts';
 import { renderMarkdown } from '../../http/markdown.ts';
 import { parseInput } from '../../http/validate.ts';
-import { readBinding, updateBinding } from '../../services/bindings.ts';
+import { contentOf, readBinding, updateBinding } from '../../services/bindings.ts';
 import { content, keyPoints, name, summary } from '../../tools/schema.ts';
 import { html, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, provenance, redirect } from '../layout.ts';
@@ -52,7 +51,7 @@ async function editPage(ctx: WebContext, id: string): Promise<Response> {
     name: row.name,
     summary: row.summary,
     keyPoints: row.keyPoints.join('\n'),
-    content: row.content ?? (await versionContent(ctx.deps.db, id, row.number)) ?? '',
+    content: await contentOf(ctx.core, row),
     expectedVersion: row.currentVersion,
   };
   return page(layout(`Edit ${row.name}`, ctx.user, editForm(ctx, id, draft, {})));
@@ -83,7 +82,7 @@ async function save(ctx: WebContext, id: string): Promise<Response> {
     }
     // Someone saved first: show theirs, keep yours in the form (now on top of theirs).
     const theirs = await readBinding(ctx.core, ctx.user.caller, id, { withContent: true });
-    const theirContent = theirs.content ?? (await versionContent(ctx.deps.db, id, theirs.number)) ?? '';
+    const theirContent = await contentOf(ctx.core, theirs);
     const conflict = html`<div class="error" role="alert"><strong>Someone saved version ${theirs.currentVersion} while you were editing.</strong>
 Nothing was overwritten. Your text is still in the form below. Compare, merge what you want, and save again to put yours on top of version ${theirs.currentVersion}.</div>
 <div class="sides"><section aria-labelledby="theirs-h"><h2 id="theirs-h">Theirs: version ${theirs.currentVersion}</h2>
