@@ -8,6 +8,7 @@ import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/s
 import { listVersionRows, readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
 import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
+import { readableBindingBySlug } from '../../db/store/slugs.ts';
 import { buildVersionRow, checkContentSize } from './write-version.ts';
 import { freshCounts, renderKey } from './counts.ts';
 import { announceBindingChanged } from './changes.ts';
@@ -209,4 +210,14 @@ export async function listVersions(deps: CoreDeps, binding: BindingVersionRow, o
 /** The full content of a version the caller has read (pass the row readBinding returned), read if the row lacks it. */
 export async function contentOf(deps: CoreDeps, row: BindingVersionRow): Promise<string> {
   return row.content ?? (await versionContent(deps.db, row.bindingId, row.number)) ?? '';
+}
+
+/**
+ * The id of the binding at `slug` in a space (by slug; the caller's personal space when none is given)
+ * that the caller may read, or undefined: missing and unreadable look the same.
+ */
+export async function findReadableBindingId(deps: Pick<CoreDeps, 'db'>, caller: Caller, slug: string, spaceSlug?: string): Promise<string | undefined> {
+  const space = spaceSlug ?? (await personalSpace(deps.db, caller.id))?.slug;
+  const row = space ? await readableBindingBySlug(deps.db, caller.id, space, slug, 'none') : undefined;
+  return row?.bindingId;
 }
