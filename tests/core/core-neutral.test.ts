@@ -85,7 +85,6 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/http/pages.ts -> db/store/bindings.ts',
   'core/http/pages.ts -> db/store/slugs.ts',
   'core/http/pages.ts -> db/store/users.ts',
-  'core/mcp/completions.ts -> db/store/completions.ts',
   'core/mcp/resources.ts -> db/store/bindings.ts',
   'core/mcp/resources.ts -> db/store/search.ts',
   'core/mcp/resources.ts -> db/store/slugs.ts',
