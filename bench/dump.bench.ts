@@ -1,4 +1,4 @@
-// Issue 14, dump and restore at scale: `bindery dump` and `bindery restore` as their own processes on
+// Dump and restore at scale (tests/db/dump.test.ts for fidelity): `bindery dump` and `bindery restore` as their own processes on
 // a database of 10,000 bindings (and 100,000 with BINDERY_BENCH_SCALE=100k): rows per second, peak
 // RSS of each process (flat across sizes: both stream page by page), and the dump's bytes.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';

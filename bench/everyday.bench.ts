@@ -1,4 +1,4 @@
-// Issue 15: search asked in the user's own words. The third-party Markdown of the retrieval bench
+// Search asked in the user's own words. The third-party Markdown of the retrieval bench
 // (bench/retrieval-tasks.ts retrievalCorpus, no padding) is imported as `bindery import` does, and each
 // question of bench/fixtures/everyday-questions.json (written in everyday words, one target document
 // each) is asked through a real MCP Client:

@@ -1,4 +1,4 @@
-// The foundation's numbers (issue 2): token counting throughput of our TokenCounter against
+// The foundation's numbers: token counting throughput of our TokenCounter against
 // gpt-tokenizer on the same text in the same run (with identical counts) and the encoders' cold load;
 // search_bindings / get_binding latency over 10,000 bindings built from the Markdown under
 // node_modules; and stdio cold start to the first tools/list answer.

@@ -210,7 +210,7 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     'get_binding tier 1': '',
   };
   // Deno: spawn → Deno.serve → first answer (a local libSQL file through npm:@libsql/client).
-  const { denoBinary } = await import('../tests/adapters/targets.ts');
+  const { denoBinary } = await import('../support/targets.ts');
   const denoBin = denoBinary();
   if (!denoBin) throw new Error('deno is not installed (bun add -d deno)');
   const denoDb = `file:${join(dir, 'deno.db')}`;
@@ -234,7 +234,7 @@ async function coldStarts(dir: string): Promise<BenchSection> {
   const { Miniflare } = await import('miniflare');
   const { createD1Database } = await import('../db/client-web.ts');
   const { migrate } = await import('../db/index.ts');
-  const { buildWorker } = await import('../tests/adapters/targets.ts');
+  const { buildWorker } = await import('../support/targets.ts');
   const out = join(dir, 'worker');
   const built = performance.now();
   const { modules } = await buildWorker(out);
@@ -248,7 +248,7 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     await seeding.ready;
     const db = createD1Database((await seeding.getD1Database('DB')) as never);
     await migrate(db);
-    const { seedWorld } = await import('../tests/adapters/targets.ts');
+    const { seedWorld } = await import('../support/targets.ts');
     const s = await seedWorld(db, base);
     await seeding.dispose();
     const body = bodies[what] || JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_binding', arguments: { id: s.bobPrivate.id, tier: '1' } } });

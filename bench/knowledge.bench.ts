@@ -1,4 +1,4 @@
-// Issue 3's numbers: get_set_context over a 200-item set (tier 1.5, budget 8,000): latency in-process
+// Knowledge numbers (docs/reference/tiers-and-budgets.md): get_set_context over a 200-item set (tier 1.5, budget 8,000): latency in-process
 // and the tokenizer work done while packing (proof that stored content is never re-tokenized); and the
 // token efficiency of the tiered workflow on a real corpus (README files under node_modules), measured
 // from the real `_meta.context.response.tokens` of real tool calls.

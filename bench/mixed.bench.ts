@@ -1,4 +1,4 @@
-// Mixed load (issue 8): `bun run serve` in its own process on an embedded file, 16 MCP clients over
+// Mixed load (tests/reliability/multi-process.test.ts is its bounded test): `bun run serve` in its own process on an embedded file, 16 MCP clients over
 // HTTP sessions reading and writing for 60 s (BINDERY_BENCH_MIXED_SECONDS), while `bindery import`
 // runs beside it on the same file again and again. Errors on either side (goal 0), latency p50/p99,
 // the server's RSS before and after.
@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../tests/reliability/procs.ts';
+import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../support/procs.ts';
 import { percentiles, round, type BenchSection } from './types.ts';
 
 const CLIENTS = 16;

@@ -1,4 +1,4 @@
-// The agents of issue 9's retrieval benchmark. Each drives a real MCP Client and is charged for every
+// The agents of the retrieval benchmark (bench/retrieval.bench.ts). Each drives a real MCP Client and is charged for every
 // token the model would read: the tool list (name, description, input schema of each listed tool),
 // every call it writes (name and arguments) and every response text, all in o200k_base.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -80,7 +80,7 @@ export async function binderyToday(client: Client, counter: TokenCounter, task: 
 
 /**
  * Bindery's best policy with what the server offers (feature-detected, so it runs before and after
- * issue 9's features): the hit's excerpt; else its matching section; else tier 1.5, then tier 2.
+ * excerpts and sections existed): the hit's excerpt; else its matching section; else tier 1.5, then tier 2.
  */
 /** The budget the best policy gives get_bindings {query}: room for a few sections. */
 const QUERY_BUDGET = 1_200;

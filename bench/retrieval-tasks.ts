@@ -1,4 +1,4 @@
-// Retrieval tasks for issue 9's benchmark, built from third-party Markdown only (nothing we wrote):
+// Retrieval tasks for the retrieval benchmark (bench/retrieval.bench.ts), built from third-party Markdown only (nothing we wrote):
 // a distinctive phrase from the second half of one long document, unique in the whole corpus, and a
 // keyword query an agent would type for it (its content words, not the phrase itself).
 import { markdownCorpus } from './corpus.ts';

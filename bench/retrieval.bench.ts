@@ -1,4 +1,4 @@
-// Issue 9's retrieval benchmark. Third-party Markdown from node_modules is imported into a fresh
+// The retrieval benchmark. Third-party Markdown from node_modules is imported into a fresh
 // Bindery as `bindery import` does; each task is a distinctive phrase deep in one long document with a
 // keyword query for it (bench/retrieval-tasks.ts). Agents (bench/retrieval-agents.ts) each drive a real
 // MCP Client and are charged every token their model would read. Then the corpus is padded to 1,000+
@@ -23,7 +23,7 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const root = join(import.meta.dir, '..');
 const nodeModules = join(root, 'node_modules');
 
-/** The goal of issue 9: at most this many tokens per successful task, at this success rate. */
+/** The goal (README, Benchmarks): at most this many tokens per successful task, at this success rate. */
 const GOAL_TOKENS = 2_000;
 const GOAL_SUCCESS = 0.975;
 

@@ -1,4 +1,4 @@
-// Issue 9, search at scale: search tier 1 limit 10 at 10,000 bindings (and 100,000 with
+// Search at scale (tests/db/search-scope.test.ts keeps its results exact): search tier 1 limit 10 at 10,000 bindings (and 100,000 with
 // BINDERY_BENCH_SCALE=100k), p50 for a rare and a common word, the growth ratio between the sizes,
 // and the index's bytes per binding. Timings: "before" is the previous query path (every match scored
 // and access-checked, exact count) on the same index, in the same run; bytes: "before" is the previous

@@ -1,5 +1,14 @@
 import { b64url, randomIdChars } from './encoding.ts';
 
+/**
+ * The pattern (unanchored regex source) of an id of one kind as every face accepts it: the tools'
+ * schemas and the web app's routes. Ids are made by newId (16 characters of the id alphabet); the
+ * pattern admits any lowercase letter or digit there, as the tools always have.
+ */
+export function idPattern(prefix: string): string {
+  return `${prefix}_[0-9a-z]{16}`;
+}
+
 /** A new random id with its kind prefix (`bnd_…`, `spc_…`), 16 base32 characters of entropy. */
 export function newId(prefix: string): string {
   return `${prefix}_${randomIdChars(16)}`;

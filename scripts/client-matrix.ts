@@ -1,13 +1,13 @@
 /**
- * Prints the outside-client × transport matrix (tests/clients/matrix.ts) as Markdown:
+ * Prints the outside-client × transport matrix (support/clients/matrix.ts) as Markdown:
  * `bun scripts/client-matrix.ts [--write docs/client-matrix.md] [--clients a,b] [--transports x,y]`.
  * Exits 1 when any cell fails, so it doubles as a check.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENTS, type ClientName } from '../tests/clients/drivers.ts';
-import type { TransportName } from '../tests/clients/harness.ts';
-import { renderMatrix, runMatrix, TRANSPORTS } from '../tests/clients/matrix.ts';
+import { CLIENTS, type ClientName } from '../support/clients/drivers.ts';
+import type { TransportName } from '../support/clients/harness.ts';
+import { renderMatrix, runMatrix, TRANSPORTS } from '../support/clients/matrix.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => {

@@ -3,17 +3,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'bun:test';
 import { createDatabase, migrate } from '../db/index.ts';
-import { createBinderyServer, createTiktokenCounter, parseConfig, type BinderyConfig, type ToolMode } from '../core/index.ts';
+import { createBinderyServer, parseConfig, type BinderyConfig, type ToolMode } from '../core/index.ts';
 import { ensureCaller } from '../core/services/prepare.ts';
 import type { TokenCounter } from '../core/tokens/counter.ts';
+import { testCounter } from '../support/tokens.ts';
 
-let sharedCounter: TokenCounter | undefined;
-/** One loaded o200k counter for the whole test process (loading costs ~300 ms). */
-export async function testCounter(): Promise<TokenCounter> {
-  sharedCounter ??= createTiktokenCounter('o200k_base');
-  await sharedCounter.load();
-  return sharedCounter;
-}
+export { testCounter };
 
 export interface TestWorld {
   db: ReturnType<typeof createDatabase>['db'];

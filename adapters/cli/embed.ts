@@ -1,4 +1,4 @@
-// `bindery embed`: fills the optional embedding vectors (issue 15) of every live binding whose current
+// `bindery embed`: fills the optional embedding vectors (docs/configuration.md) of every live binding whose current
 // version has none for BINDERY_EMBEDDINGS_MODEL, calling BINDERY_EMBEDDINGS_URL in batches. Writes
 // embed what they write; this catches up after the provider is first configured, changed or was down.
 import { embedMissing } from '../../core/services/embed.ts';

@@ -58,7 +58,4 @@ export function clip(text: string, chars: number | undefined): string {
   return chars === undefined || chars >= text.length ? text : clipText(text, chars + 1);
 }
 
-/** Author text on one line (every line break, CR and U+2028 included): a field can never start a line of its own. */
-export function oneLine(s: string): string {
-  return s.replace(/\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ').trim();
-}
+export { oneLine } from '../text.ts';

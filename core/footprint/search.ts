@@ -2,7 +2,7 @@ import { STOP_WORDS, stem } from '../../db/text/analyzer.ts';
 import type { AnyTool } from '../tools/define.ts';
 import { clip } from '../clip.ts';
 
-/** Score weights: exact name > word in name > word in description or aliases > category (issue 4). */
+/** Score weights: exact name > word in name > word in description or aliases > category (tests/core/footprint.test.ts). */
 export const WEIGHTS = { exactName: 100, nameWord: 10, aliasPhrase: 6, textWord: 3, category: 2 } as const;
 /** A near match (one word a short extension of the other) scores this share of an exact one. */
 const NEAR = 0.8;

@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { migrationsCurrent } from '../../db/migrate.ts';
 import { clockOf, type BinderyDeps } from '../context.ts';
+import { BinderyRpcCode, ErrorCode } from '../protocol/rpc-error.ts';
 import { authenticate } from './auth.ts';
 import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard.ts';
 import { createMcpEndpoint, type McpEndpoint } from './mcp.ts';
@@ -14,7 +13,7 @@ import { handleOAuth } from '../oauth/router.ts';
 import { createRateLimiter, REGISTRATION_RATE, type RateLimit } from '../oauth/rate-limit.ts';
 import { isOAuthPath, mcpResource, resourceMetadataUrl } from '../oauth/urls.ts';
 import { handleWeb, isWebPath } from '../web/router.ts';
-import { createHttpObserver } from '../observe/http.ts';
+import { createHttpObserver, probeDatabase } from '../observe/http.ts';
 
 export interface HttpAppOptions {
   deps: BinderyDeps;
@@ -41,7 +40,7 @@ export interface HttpApp {
   close(): Promise<void>;
 }
 
-/** Builds the HTTP surface of CONTRACT §8 over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
+/** Builds the HTTP surface (docs/http-and-oauth.md) over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const observer = createHttpObserver(options.deps, { sessionsOpen: () => mcp.sessions?.size ?? 0 });
   const { deps } = observer;
@@ -56,15 +55,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   (sweeper as { unref?: () => void } | undefined)?.unref?.();
 
   async function health(): Promise<Response> {
-    let db = 'ok';
-    try {
-      await deps.db.get(sql`SELECT 1`);
-    } catch {
-      db = 'unreachable';
-    }
-    const migrations = db === 'ok' && (await migrationsCurrent(deps.db)) ? 'current' : 'pending';
-    const ok = db === 'ok' && migrations === 'current';
-    return json({ ok, db, migrations, stateless, ...options.health?.() }, ok ? 200 : 503, { 'Cache-Control': 'no-store' });
+    const probe = await probeDatabase(deps.db);
+    return json({ ...probe, stateless, ...options.health?.() }, probe.ok ? 200 : 503, { 'Cache-Control': 'no-store' });
   }
 
   async function readJson(request: Request, isMcp: boolean): Promise<{ body?: unknown; error?: Response }> {
@@ -72,12 +64,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (!read.ok) {
       const message = read.tooLarge ? `request body is over the ${http.maxBodyBytes}-byte limit (BINDERY_HTTP_MAX_BODY_BYTES)` : 'request body could not be read';
       const status = read.tooLarge ? 413 : 400;
-      return { error: isMcp ? rpcError(status, -32000, message) : json({ error: { code: read.tooLarge ? 'TOO_LARGE' : 'INVALID_INPUT', message } }, status) };
+      return { error: isMcp ? rpcError(status, BinderyRpcCode.Refused, message) : json({ error: { code: read.tooLarge ? 'TOO_LARGE' : 'INVALID_INPUT', message } }, status) };
     }
     try {
       return { body: read.text === '' && !isMcp ? undefined : JSON.parse(read.text) };
     } catch {
-      return { error: isMcp ? rpcError(400, -32700, 'Parse error: Invalid JSON') : json({ error: { code: 'INVALID_INPUT', message: 'body: must be JSON' } }, 400) };
+      return { error: isMcp ? rpcError(400, ErrorCode.ParseError, 'Parse error: Invalid JSON') : json({ error: { code: 'INVALID_INPUT', message: 'body: must be JSON' } }, 400) };
     }
   }
 
@@ -133,18 +125,18 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     // OAuth (core/oauth) answers its own paths: its own CORS, Host check and error shapes.
     if (isOAuthPath(url.pathname)) return handleOAuth(deps, request, url, { registrations, clientAddress: options.clientAddress?.(request) });
     const refused = checkHostAndOrigin(http, request);
-    if (refused) return isMcp ? rpcError(403, -32000, `Forbidden: ${refused}`) : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
+    if (refused) return isMcp ? rpcError(403, BinderyRpcCode.Refused, `Forbidden: ${refused}`) : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
     const cors = corsHeaders(http, request);
     if (request.method === 'OPTIONS') {
       if (Object.keys(cors).length) return new Response(null, { status: 204, headers: cors });
       const allow = { Allow: 'GET, POST, PATCH, DELETE' };
-      return isMcp ? rpcError(405, -32000, 'Method not allowed: OPTIONS (CORS is off; BINDERY_CORS_ORIGINS)', allow) : new Response(null, { status: 405, headers: allow });
+      return isMcp ? rpcError(405, BinderyRpcCode.Refused, 'Method not allowed: OPTIONS (CORS is off; BINDERY_CORS_ORIGINS)', allow) : new Response(null, { status: 405, headers: allow });
     }
     try {
       return withHeaders(await route(request, url), cors);
     } catch (err) {
       log?.error('HTTP request failed', err);
-      return withHeaders(isMcp ? rpcError(500, -32603, 'Internal error') : json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
+      return withHeaders(isMcp ? rpcError(500, ErrorCode.InternalError, 'Internal error') : json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
     }
   }
 }

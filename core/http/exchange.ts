@@ -1,8 +1,9 @@
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { BinderyRpcCode } from '../protocol/rpc-error.ts';
 
 /** JSON-RPC code for a request the client cancelled (as LSP and the MCP SDKs spell it). */
-export const REQUEST_CANCELLED = -32800;
+export const REQUEST_CANCELLED = BinderyRpcCode.RequestCancelled;
 
 /**
  * Watches the requests of one session transport (JSON-response mode) through its public `send` and

@@ -5,10 +5,11 @@ import { findSpace } from '../../db/store/users.ts';
 import { bindingUrls } from '../budget/tier.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { ANONYMOUS } from './auth.ts';
-import { escapeHtml } from './markdown.ts';
+import { html, joinHtml } from '../web/html.ts';
 import { linkScope, PAGE_CSP, pageNotFound } from './pages.ts';
 import { freshCounts } from '../services/counts.ts';
 import { listBindings } from '../services/find.ts';
+import { squashSpace } from '../text.ts';
 
 /** At most this many bindings are listed; the page says how many more the link opens. */
 const MAX_LISTED = 200;
@@ -62,27 +63,24 @@ export async function serveLinkIndex(deps: BinderyDeps, caller: Caller | undefin
     'Referrer-Policy': 'no-referrer',
   };
   if (format === 'md') {
-    const lines = items.map((i) => `- [${i.row.name.replace(/[[\]\\]/g, '\\$&')}](${i.textUrl}&${share}): ${oneLine(i.row.summary)}`);
+    const lines = items.map((i) => `- [${i.row.name.replace(/[[\]\\]/g, '\\$&')}](${i.textUrl}&${share}): ${squashSpace(i.row.summary)}`);
     if (more) lines.push(`- … and ${more} more`);
     return new Response(`# ${index.title}\n\n${lines.join('\n')}\n`, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
   }
-  const list = items
-    .map((i) => `<li><a href="${escapeHtml(`${i.publicUrl}?${share}`)}">${escapeHtml(i.row.name)}</a><br><span class="meta">${escapeHtml(oneLine(i.row.summary))}</span></li>`)
-    .join('\n');
-  const html = `<!doctype html>
+  const list = joinHtml(
+    items.map((i) => html`<li><a href="${`${i.publicUrl}?${share}`}">${i.row.name}</a><br><span class="meta">${squashSpace(i.row.summary)}</span></li>`),
+    '\n',
+  );
+  const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(index.title)} · Bindery</title>
+<title>${index.title} · Bindery</title>
 <style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}li{margin:.5rem 0}hr{border:0;border-top:1px solid #ddd}</style>
 </head><body>
-<header><p class="meta">Shared by link · ${index.total} binding${index.total === 1 ? '' : 's'} · <a href="${escapeHtml(`${base}/@${space}?format=md&${share}`)}">Markdown</a></p>
-<h1>${escapeHtml(index.title)}</h1></header>
+<header><p class="meta">Shared by link · ${index.total} binding${index.total === 1 ? '' : 's'} · <a href="${`${base}/@${space}?format=md&${share}`}">Markdown</a></p>
+<h1>${index.title}</h1></header>
 <hr><main><ul>
 ${list}
-</ul>${more ? `<p class="meta">… and ${more} more.</p>` : ''}</main></body></html>
-`;
-  return new Response(html, { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+</ul>${more ? html`<p class="meta">… and ${more} more.</p>` : ''}</main></body></html>
+`.value;
+  return new Response(page, { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
 }

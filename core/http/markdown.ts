@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { escapeHtml } from '../web/html.ts';
 
 /**
  * Limits on one render. markdown-it is linear but slow on hostile input (a megabyte of `![` takes
@@ -132,7 +133,5 @@ function note(text: string): string {
   return `<p class="note">${escapeHtml(text)}</p>\n`;
 }
 
-/** Escapes text for HTML element content and quoted attributes. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/** Escapes text for HTML element content and quoted attributes (its one home is core/web/html.ts). */
+export { escapeHtml };

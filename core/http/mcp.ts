@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { BinderyRpcCode, ErrorCode } from '../protocol/rpc-error.ts';
 import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
 import { createBinderyServer, isCommittedCall } from '../server.ts';
 import { batchRefusal, BATCH_PROTOCOL_VERSION } from '../protocol/batches.ts';
@@ -17,14 +18,14 @@ export interface McpEndpoint {
 /** The SDK's own cap on a JSON-RPC batch; checked first so a huge batch is refused before any work. */
 const MAX_BATCH = 100;
 
-const sessionNotFound = () => rpcError(404, -32001, 'Session not found (expired, ended, or opened with another key); initialize a new one');
+const sessionNotFound = () => rpcError(404, BinderyRpcCode.NoSession, 'Session not found (expired, ended, or opened with another key); initialize a new one');
 
 /** Stateless: a fresh eager server and transport per request, closed once the answer is built. */
 function createStatelessEndpoint(deps: BinderyDeps): McpEndpoint {
   return {
     sessions: undefined,
     async handle(request, caller, body) {
-      if (request.method !== 'POST') return rpcError(405, -32000, 'Method not allowed: this server is stateless (POST only)', { Allow: 'POST' });
+      if (request.method !== 'POST') return rpcError(405, BinderyRpcCode.Refused, 'Method not allowed: this server is stateless (POST only)', { Allow: 'POST' });
       const server = createBinderyServer(deps, { caller, stateless: true });
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
@@ -63,7 +64,7 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
   async function open(request: Request, caller: Caller, body: unknown): Promise<Response> {
     // Room is made (or refused) before any server is built, so a flood costs the flooder only.
     const admission = sessions.admit(caller.id);
-    if (!admission.ok) return rpcError(admission.status, -32000, admission.message, { 'Retry-After': String(admission.retryAfterSeconds) });
+    if (!admission.ok) return rpcError(admission.status, BinderyRpcCode.Refused, admission.message, { 'Retry-After': String(admission.retryAfterSeconds) });
     const server = createBinderyServer(deps, { caller });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -99,7 +100,7 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
       if (!id) {
         const init = request.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));
         if (init) return open(request, caller, body);
-        return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+        return rpcError(400, BinderyRpcCode.Refused, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
       }
       const session = sessions.get(id);
       if (!session || session.callerId !== caller.id) return sessionNotFound();
@@ -127,12 +128,12 @@ export function createMcpEndpoint(deps: BinderyDeps, opts: { stateless: boolean;
     sessions: inner.sessions,
     close: () => inner.close(),
     handle(request, caller, body) {
-      if (!['GET', 'POST', 'DELETE'].includes(request.method)) return Promise.resolve(rpcError(405, -32000, `Method not allowed: ${request.method}`, { Allow: opts.stateless ? 'POST' : 'GET, POST, DELETE' }));
+      if (!['GET', 'POST', 'DELETE'].includes(request.method)) return Promise.resolve(rpcError(405, BinderyRpcCode.Refused, `Method not allowed: ${request.method}`, { Allow: opts.stateless ? 'POST' : 'GET, POST, DELETE' }));
       if (Array.isArray(body)) {
-        if (body.length > MAX_BATCH) return Promise.resolve(rpcError(400, -32600, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
+        if (body.length > MAX_BATCH) return Promise.resolve(rpcError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
         // Without the header a client speaks 2025-03-26 (the Streamable HTTP rule), which had batches.
         const refusal = batchRefusal(body, request.headers.get('mcp-protocol-version') ?? BATCH_PROTOCOL_VERSION);
-        if (refusal) return Promise.resolve(rpcError(400, -32600, refusal));
+        if (refusal) return Promise.resolve(rpcError(400, ErrorCode.InvalidRequest, refusal));
       }
       return inner.handle(request, caller, body);
     },

@@ -6,7 +6,7 @@ import { bindingUrls } from '../budget/tier.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { isLinkSecret, sha256Hex } from '../ids.ts';
 import { ANONYMOUS } from './auth.ts';
-import { escapeHtml } from './markdown.ts';
+import { html, trusted } from '../web/html.ts';
 import type { PageCache } from './page-cache.ts';
 import { freshCounts } from '../services/counts.ts';
 
@@ -98,17 +98,17 @@ function pageHtml(row: BindingVersionRow, body: string, publicBase: string, link
   const { textUrl: plain } = bindingUrls(publicBase, row.spaceSlug, row.bindingSlug);
   const textUrl = linkSecret ? `${plain}&share=${linkSecret}` : plain;
   const provenance = row.model ? `${row.source} · ${row.model}` : row.source;
-  const points = row.keyPoints.length ? `<ul class="points">${row.keyPoints.map((k) => `<li>${escapeHtml(k)}</li>`).join('')}</ul>` : '';
-  return `<!doctype html>
+  const points = row.keyPoints.length ? html`<ul class="points">${row.keyPoints.map((k) => html`<li>${k}</li>`)}</ul>` : '';
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(row.name)} · @${escapeHtml(row.spaceSlug)}</title>
+<title>${row.name} · @${row.spaceSlug}</title>
 <style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}.summary{font-size:1.05rem}pre{overflow:auto;background:#f5f5f5;padding:.75rem}pre.source{white-space:pre-wrap}code{background:#f5f5f5}hr{border:0;border-top:1px solid #ddd}.note{background:#fff8e1;padding:.5rem .75rem}</style>
 </head><body>
-<header><p class="meta">@${escapeHtml(row.spaceSlug)} · <a href="${escapeHtml(textUrl)}">Markdown</a></p>
-<h1>${escapeHtml(row.name)}</h1>
-<p class="meta">Version ${row.number} · ${new Date(row.createdAt).toISOString().slice(0, 10)} · ${escapeHtml(provenance)} · ${row.contentTokenCount} tokens</p>
-<p class="summary">${escapeHtml(row.summary)}</p>${points}</header>
+<header><p class="meta">@${row.spaceSlug} · <a href="${textUrl}">Markdown</a></p>
+<h1>${row.name}</h1>
+<p class="meta">Version ${row.number} · ${new Date(row.createdAt).toISOString().slice(0, 10)} · ${provenance} · ${row.contentTokenCount} tokens</p>
+<p class="summary">${row.summary}</p>${points}</header>
 <hr><main>
-${body}</main></body></html>
-`;
+${trusted(body)}</main></body></html>
+`.value;
 }

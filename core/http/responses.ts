@@ -1,4 +1,5 @@
-import { BinderyError, type ErrorCode } from '../errors.ts';
+import { BinderyError, HTTP_STATUS } from '../errors.ts';
+import { BinderyRpcCode } from '../protocol/rpc-error.ts';
 
 /** A JSON response. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -19,14 +20,12 @@ export function unauthorized(invalid: boolean, mcp: boolean, resourceMetadata?: 
   const challenge = `Bearer ${params.join(', ')}`;
   const message = invalid ? 'invalid, unknown, expired or revoked API key or token' : 'Authorization: Bearer <key> is required (bindery keys create --user <handle>)';
   const headers = { 'WWW-Authenticate': challenge };
-  return mcp ? rpcError(401, -32001, `Unauthorized: ${message}`, headers) : json({ error: { code: 'UNAUTHORIZED', message } }, 401, headers);
+  return mcp ? rpcError(401, BinderyRpcCode.NoSession, `Unauthorized: ${message}`, headers) : json({ error: { code: 'UNAUTHORIZED', message } }, 401, headers);
 }
-
-const STATUS: Record<ErrorCode, number> = { NOT_FOUND: 404, CONFLICT: 409, INVALID_INPUT: 400, FORBIDDEN: 403, TOO_LARGE: 413, INTERNAL: 500 };
 
 /** The REST face of the one error mapper: typed errors keep their message, anything else is a bare 500. */
 export function errorResponse(err: unknown, log?: (msg: string, extra?: unknown) => void): Response {
-  if (err instanceof BinderyError) return json({ error: { code: err.code, message: err.message, field: err.field } }, STATUS[err.code]);
+  if (err instanceof BinderyError) return json({ error: { code: err.code, message: err.message, field: err.field } }, HTTP_STATUS[err.code]);
   log?.('internal error in HTTP handler', err);
   return json({ error: { code: 'INTERNAL', message: 'An internal error occurred; nothing was written.' } }, 500);
 }

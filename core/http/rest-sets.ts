@@ -4,7 +4,9 @@ import { ensureStoredCountsOnce } from '../services/prepare.ts';
 import { createSet } from '../services/sets.ts';
 import { setItemsPage } from '../tools/set/set-page.ts';
 import { json } from './responses.ts';
-import { callTool, restContext } from './rest-tools.ts';
+import { restContext } from './rest-tools.ts';
+import { callTool } from '../tools/call.ts';
+import { TOOLS } from '../tools/registry.ts';
 import { parseInput } from './validate.ts';
 import { setCreateBody as createInput, setListQuery as listQuery, setReadQuery as readQuery } from './rest-schemas.ts';
 
@@ -19,7 +21,7 @@ function setHead(s: SetWithSpace) {
 export async function handleSets(deps: BinderyDeps, caller: Caller, method: string, id: string | undefined, query: Record<string, string>, body: unknown): Promise<Response> {
   const ctx = restContext(deps, caller);
   if (!id && method === 'GET') {
-    const { sets, pagination } = await callTool<{ sets: unknown[]; pagination: unknown }>(ctx, 'list_sets', parseInput(listQuery, query));
+    const { sets, pagination } = await callTool(ctx, TOOLS.list_sets, parseInput(listQuery, query));
     return json({ results: sets, pagination });
   }
   if (!id && method === 'POST') {

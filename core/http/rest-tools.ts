@@ -1,11 +1,5 @@
-import { clockOf, type BinderyDeps, type Caller, type Provenance, type ToolContext, type ToolRegistry } from '../context.ts';
-import { fail } from '../errors.ts';
-import { ensureStoredCountsOnce } from '../services/prepare.ts';
+import { clockOf, HUMAN, type BinderyDeps, type Caller, type ToolContext, type ToolRegistry } from '../context.ts';
 import { createRegistry } from '../tools/registry.ts';
-import { executeTool } from '../tools/run.ts';
-
-/** REST writes are made by people and scripts (CONTRACT §3). */
-export const HUMAN: Provenance = { source: 'human', model: null };
 
 let registry: ToolRegistry | undefined;
 
@@ -29,17 +23,4 @@ export function restContext(deps: BinderyDeps, caller: Caller): ToolContext {
     invoke: () => Promise.reject(new Error('REST does not invoke tools from tools')),
     enableTools: () => [],
   };
-}
-
-/**
- * Runs an MCP tool for a REST read and returns its structured content: the same code, the same
- * response cap, pages and cursors as over MCP. Failures are thrown as typed errors (REST statuses).
- */
-export async function callTool<T = Record<string, unknown>>(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<T> {
-  const tool = ctx.tools.get(name);
-  if (!tool) throw fail.invalid('name', `no tool named "${name}"`);
-  await ensureStoredCountsOnce(ctx);
-  if (!tool.storedTextOnly) await ctx.tokens.load();
-  const { out } = await executeTool(tool, args, ctx);
-  return out.data as T;
 }

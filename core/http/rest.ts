@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { tierObject, type Tier } from '../budget/tier.ts';
-import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
+import { clockOf, HUMAN, type BinderyDeps, type Caller } from '../context.ts';
 import { createBinding, deleteBinding, updateBinding, type CoreDeps } from '../services/bindings.ts';
 import { errorResponse, json } from './responses.ts';
 import { handleSets } from './rest-sets.ts';
-import { callTool, HUMAN, restContext } from './rest-tools.ts';
+import { restContext } from './rest-tools.ts';
+import { callTool } from '../tools/call.ts';
+import { TOOLS } from '../tools/registry.ts';
 import { parseInput } from './validate.ts';
 import { bindingCreateBody as createInput, bindingListQuery as listQuery, bindingReadQuery as readQuery, bindingUpdateBody as updateInput } from './rest-schemas.ts';
 
@@ -21,9 +23,11 @@ function view(row: BindingVersionRow, tier: Tier, deps: CoreDeps) {
 /** GET /api/bindings: list_bindings, or search_bindings with `q`: the tools' pages, caps and cursors. */
 function list(deps: BinderyDeps, caller: Caller, query: z.output<typeof listQuery>) {
   const ctx = restContext(deps, caller);
-  const { q, limit, ...rest } = query;
-  if (q === undefined) return callTool(ctx, 'list_bindings', { ...rest, limit: limit ?? 20 });
-  return callTool(ctx, 'search_bindings', { ...rest, query: q, limit: Math.min(limit ?? 20, SEARCH_LIMIT) });
+  const { q, limit, tier, ...rest } = query;
+  // The tier as the query sent it: the tool's own schema checks it and names the field.
+  const args = { ...rest, tier: tier as Tier | undefined };
+  if (q === undefined) return callTool(ctx, TOOLS.list_bindings, { ...args, limit: limit ?? 20 });
+  return callTool(ctx, TOOLS.search_bindings, { ...args, query: q, limit: Math.min(limit ?? 20, SEARCH_LIMIT) });
 }
 
 /**
@@ -46,7 +50,10 @@ export async function handleRest(deps: BinderyDeps, caller: Caller, request: Req
       await deps.tokens.load();
       return json({ binding: view(await createBinding(core, caller, input, HUMAN), '1', core) }, 201);
     }
-    if (id && method === 'GET') return json(await callTool(restContext(deps, caller), 'get_binding', { id, ...parse(readQuery, query) }));
+    if (id && method === 'GET') {
+      const read = parse(readQuery, query);
+      return json(await callTool(restContext(deps, caller), TOOLS.get_binding, { id, ...read, tier: read.tier as Tier | undefined }));
+    }
     if (id && method === 'PATCH') {
       const input = parse(updateInput, body);
       await deps.tokens.load();

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../context.ts';
-import { completeBindingSlugs, completeSetIds, completeSpaceSlugs, type Completion } from '../../db/store/completions.ts';
+import { completeNames, type Completion } from '../services/completions.ts';
 import { BINDING_URI_TEMPLATE } from './uri.ts';
 import { PROMPTS } from './prompts.ts';
 import { toMcpError } from './rpc-errors.ts';
@@ -17,16 +17,15 @@ const TIER_VALUES = ['0', '1', '1.5', '2'];
  * user's private space, binding or set is ever suggested, counted or told apart from a missing one.
  */
 async function valuesFor(ctx: ToolContext, argument: string, value: string, context: Record<string, string>): Promise<Completion> {
-  const user = ctx.caller.id;
   switch (argument) {
     case 'space':
-      return completeSpaceSlugs(ctx.db, user, value.replace(/^@/, ''), MAX_COMPLETIONS);
+      return completeNames(ctx, ctx.caller, 'space', value.replace(/^@/, ''), MAX_COMPLETIONS);
     case 'binding': {
       const space = context.space?.replace(/^@/, '') || undefined;
-      return completeBindingSlugs(ctx.db, user, space, value, MAX_COMPLETIONS);
+      return completeNames(ctx, ctx.caller, 'binding', value, MAX_COMPLETIONS, space);
     }
     case 'setId':
-      return completeSetIds(ctx.db, user, value, MAX_COMPLETIONS);
+      return completeNames(ctx, ctx.caller, 'setId', value, MAX_COMPLETIONS);
     case 'tier': {
       const values = TIER_VALUES.filter((t) => t.startsWith(value));
       return { values, total: values.length };

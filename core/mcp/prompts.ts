@@ -8,8 +8,7 @@ import { executeTool } from '../tools/run.ts';
 import { formatIssues, clip } from '../tools/format-issues.ts';
 import { bindingId as bindingIdSchema, setId as setIdSchema, text } from '../tools/schema.ts';
 import { ensureStoredCountsOnce } from '../services/prepare.ts';
-import { readableBindingBySlug } from '../../db/store/slugs.ts';
-import { personalSpace } from '../../db/store/users.ts';
+import { findReadableBindingId } from '../services/bindings.ts';
 import { parseBindingUri, UriError } from './uri.ts';
 import { toMcpError } from './rpc-errors.ts';
 
@@ -49,10 +48,9 @@ async function resolveBindingArg(ctx: ToolContext, ref: string, space?: string):
       throw err;
     }
   }
-  spaceSlug ??= (await personalSpace(ctx.db, ctx.caller.id))?.slug;
-  const row = spaceSlug ? await readableBindingBySlug(ctx.db, ctx.caller.id, spaceSlug, slug, 'none') : undefined;
-  if (!row) throw new RpcError(ErrorCode.InvalidParams, `binding: ${clip(ref)} was not found (it does not exist or you may not read it)`);
-  return row.bindingId;
+  const id = await findReadableBindingId(ctx, ctx.caller, slug, spaceSlug);
+  if (!id) throw new RpcError(ErrorCode.InvalidParams, `binding: ${clip(ref)} was not found (it does not exist or you may not read it)`);
+  return id;
 }
 
 const loadSet: PromptSpec<z.ZodObject> = {

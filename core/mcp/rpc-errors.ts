@@ -1,11 +1,11 @@
-import { RpcError } from '../protocol/rpc-error.ts';
+import { BinderyRpcCode, RpcError } from '../protocol/rpc-error.ts';
 import { clip } from '../clip.ts';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BinderyError } from '../errors.ts';
 import type { Logger } from '../context.ts';
 
 /** JSON-RPC code for an unknown resource (MCP spec, resources/read). */
-export const RESOURCE_NOT_FOUND = -32002;
+export const RESOURCE_NOT_FOUND = BinderyRpcCode.ResourceNotFound;
 
 /** One answer for a binding URI that is missing, deleted, or not readable by the caller: they look the same. */
 export function resourceNotFound(uri: string): McpError {

@@ -70,6 +70,25 @@ async function tokenMatches(presented: string, expected: string): Promise<boolea
  * Builds the observer for one HTTP app. Telemetry is on when the adapter passed it, or when
  * BINDERY_METRICS_TOKEN or BINDERY_LOG_FORMAT=json asks for it; off, `wrap` adds nothing to a request.
  */
+/** What /healthz and /readyz report of the database. */
+export interface DatabaseProbe {
+  ok: boolean;
+  db: 'ok' | 'unreachable';
+  migrations: 'current' | 'pending';
+}
+
+/** The one database probe of /healthz and /readyz: does it answer, and are its migrations current? */
+export async function probeDatabase(db: BinderyDeps['db']): Promise<DatabaseProbe> {
+  let answers = true;
+  try {
+    await db.get(sql`SELECT 1`);
+  } catch {
+    answers = false;
+  }
+  const migrations = answers && (await migrationsCurrent(db).catch(() => false)) ? 'current' : 'pending';
+  return { ok: answers && migrations === 'current', db: answers ? 'ok' : 'unreachable', migrations };
+}
+
 export function createHttpObserver(deps: BinderyDeps, opts: { sessionsOpen: () => number }): HttpObserver {
   const observe = deps.config.observe;
   const wanted = !!observe?.metricsToken || observe?.logFormat === 'json';
@@ -91,15 +110,8 @@ export function createHttpObserver(deps: BinderyDeps, opts: { sessionsOpen: () =
 
   /** Readiness: the database answers and its migrations are current (liveness stays /healthz). */
   async function ready(): Promise<Response> {
-    let db = 'ok';
-    try {
-      await deps.db.get(sql`SELECT 1`);
-    } catch {
-      db = 'unreachable';
-    }
-    const migrations = db === 'ok' && (await migrationsCurrent(deps.db).catch(() => false)) ? 'current' : 'pending';
-    const ok = db === 'ok' && migrations === 'current';
-    return json({ ok, db, migrations }, ok ? 200 : 503, { 'Cache-Control': 'no-store' });
+    const probe = await probeDatabase(deps.db);
+    return json(probe, probe.ok ? 200 : 503, { 'Cache-Control': 'no-store' });
   }
 
   return {

@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, JSONRPCMessageSchema, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { batchRefusal } from './batches.ts';
 
 /** What the stdio adapter hands in: Node-style streams (process.stdin / process.stdout), duck-typed so the core stays runtime-neutral. */
@@ -125,7 +125,7 @@ export class LineTransport implements Transport {
       const bytes = this.skipped;
       this.skipped = -1;
       this.tail = new Uint8Array(0);
-      this.refuse(id === undefined ? null : (JSON.parse(id) as RequestId), -32600, `Invalid Request: a message of ${bytes} bytes is over the ${this.maxLineBytes}-byte limit of this server`);
+      this.refuse(id === undefined ? null : (JSON.parse(id) as RequestId), ErrorCode.InvalidRequest, `Invalid Request: a message of ${bytes} bytes is over the ${this.maxLineBytes}-byte limit of this server`);
       return;
     }
     const bytes = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.size);
@@ -137,16 +137,22 @@ export class LineTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.refuse(null, -32700, 'Parse error: the line is not JSON');
+      this.refuse(null, ErrorCode.ParseError, 'Parse error: the line is not JSON');
       return;
     }
-    if (Array.isArray(value)) return this.batch(value);
+    if (Array.isArray(value)) {
+      this.batch(value);
+      return;
+    }
     this.deliver(value);
   }
 
   private batch(values: unknown[]): void {
     const refusal = batchRefusal(values, this.protocolVersion);
-    if (refusal) return this.refuse(null, -32600, refusal);
+    if (refusal) {
+      this.refuse(null, ErrorCode.InvalidRequest, refusal);
+      return;
+    }
     const messages = values.map((v) => JSONRPCMessageSchema.safeParse(v));
     const requests = messages.flatMap((m) => (m.success && isJSONRPCRequest(m.data) ? [m.data.id] : []));
     const batch = { ids: new Set<RequestId>(requests), responses: [] as JSONRPCMessage[] };
@@ -164,7 +170,7 @@ export class LineTransport implements Transport {
       return;
     }
     const id = (value as { id?: unknown } | null)?.id;
-    this.refuse(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+    this.refuse(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
   }
 
   private refuse(id: RequestId | null, code: number, message: string): void {
@@ -173,7 +179,7 @@ export class LineTransport implements Transport {
 }
 
 function invalid(id: RequestId | null): JSONRPCMessage {
-  return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } } as unknown as JSONRPCMessage;
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' } } as unknown as JSONRPCMessage;
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {

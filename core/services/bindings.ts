@@ -5,9 +5,10 @@ import type { Caller, Provenance } from '../context.ts';
 import { fail } from '../errors.ts';
 import { newId, slugify } from '../ids.ts';
 import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users.ts';
-import { readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
+import { listVersionRows, readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
 import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
+import { readableBindingBySlug } from '../../db/store/slugs.ts';
 import { buildVersionRow, checkContentSize } from './write-version.ts';
 import { freshCounts, renderKey } from './counts.ts';
 import { announceBindingChanged } from './changes.ts';
@@ -195,4 +196,29 @@ export async function deleteBinding(deps: CoreDeps, caller: Caller, id: string):
   announceBindingChanged(deps.db, id);
   // An update that landed between the read and the delete made a later last version.
   return last === row.currentVersion ? row : writtenRow(deps, id, last);
+}
+
+/**
+ * A page of the versions of a binding the caller has read (pass the row readBinding returned), newest
+ * first, their stored counts current, with the total.
+ */
+export async function listVersions(deps: CoreDeps, binding: BindingVersionRow, offset: number, limit: number) {
+  const page = await listVersionRows(deps.db, binding.bindingId, offset, limit);
+  await freshCounts(deps, page.rows.map((v) => Object.assign(v, { bindingId: binding.bindingId, spaceSlug: binding.spaceSlug, bindingSlug: binding.bindingSlug })));
+  return page;
+}
+
+/** The full content of a version the caller has read (pass the row readBinding returned), read if the row lacks it. */
+export async function contentOf(deps: CoreDeps, row: BindingVersionRow): Promise<string> {
+  return row.content ?? (await versionContent(deps.db, row.bindingId, row.number)) ?? '';
+}
+
+/**
+ * The id of the binding at `slug` in a space (by slug; the caller's personal space when none is given)
+ * that the caller may read, or undefined: missing and unreadable look the same.
+ */
+export async function findReadableBindingId(deps: Pick<CoreDeps, 'db'>, caller: Caller, slug: string, spaceSlug?: string): Promise<string | undefined> {
+  const space = spaceSlug ?? (await personalSpace(deps.db, caller.id))?.slug;
+  const row = space ? await readableBindingBySlug(deps.db, caller.id, space, slug, 'none') : undefined;
+  return row?.bindingId;
 }

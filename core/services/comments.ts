@@ -3,7 +3,7 @@ import { BinderyError, fail } from '../errors.ts';
 import { newFence, newId } from '../ids.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { fenced } from '../budget/render.ts';
-import { canComment, commentsCountedOtherwise, getComment, insertComment, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments.ts';
+import { canComment, commentsCountedOtherwise, getComment, insertComment, listCommentRows, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments.ts';
 import { readBinding, type CoreDeps } from './bindings.ts';
 
 /**
@@ -112,4 +112,19 @@ export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
 
 function commentNotFound(id: string): BinderyError {
   return new BinderyError('NOT_FOUND', fail.notFound('comment', id).message, 'id', 'list_comments {id: <binding id>} shows the comments you can see.');
+}
+
+/**
+ * A page of the comments on a binding the caller has read (pass the row readBinding returned: the
+ * read check is the caller's), their stored counts current, with the total.
+ */
+export async function listComments(deps: CoreDeps, binding: { bindingId: string }, opts: { version?: number; offset: number; limit: number }) {
+  const page = await listCommentRows(deps.db, binding.bindingId, opts);
+  await freshCommentCounts(deps, page.rows);
+  return page;
+}
+
+/** Whether the caller may comment on a binding (its owner, or a comment share). */
+export function mayComment(deps: CoreDeps, caller: Caller, bindingId: string): Promise<boolean> {
+  return canComment(deps.db, caller.id, bindingId);
 }

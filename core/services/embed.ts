@@ -3,7 +3,7 @@ import type { BinderyDb } from '../../db/types.ts';
 import { bindingsWithoutVector, currentVectors, saveVectors } from '../../db/store/vectors.ts';
 import { cosine, createEmbeddingProvider, embeddingText, type EmbeddingProvider } from '../search/embeddings.ts';
 
-// Keeping stored vectors current and asking for a query's (issue 15, optional). Writes embed the
+// Keeping stored vectors current and asking for a query's (optional: BINDERY_EMBEDDINGS_URL, docs/configuration.md). Writes embed the
 // binding they wrote, best effort: a provider that is down never fails a write, the vector stays
 // missing, and `bindery embed` (or the next write) fills it. Search never waits on a missing vector:
 // candidates without one keep their lexical place.

@@ -1,5 +1,5 @@
 import type { BinderyDb } from '../../db/types.ts';
-import { allHelpTopics, writeHelpTopics, type HelpTopicRow } from '../../db/store/help.ts';
+import { allHelpTopics, getHelpTopic, listHelpTopics, writeHelpTopics, type HelpTopicRow } from '../../db/store/help.ts';
 import { getSetting, putSetting } from '../../db/store/settings.ts';
 import { bundledHelpTopics, HELP_BUNDLE_HASH } from '../help/bundle.ts';
 import { fail } from '../errors.ts';
@@ -118,4 +118,16 @@ export async function deleteHelpTopic(deps: CoreDeps, topic: string): Promise<'r
   await deps.tokens.load();
   await writeHelpTopics(deps.db, [row(deps, topic, bundled.body, 'seed')]);
   return 'restored';
+}
+
+/** Every help topic, seeded once per database and counted for this configuration. */
+export async function readHelpTopics(deps: CoreDeps) {
+  await ensureHelpTopicsOnce(deps);
+  return freshHelpCounts(deps, await listHelpTopics(deps.db));
+}
+
+/** One help topic by its (lowercase) name, counted for this configuration; undefined if there is none. */
+export async function readHelpTopic(deps: CoreDeps, topic: string) {
+  const found = await getHelpTopic(deps.db, topic);
+  return found && (await freshHelpCounts(deps, [found]))[0];
 }

@@ -7,6 +7,7 @@ type CardTier = Exclude<Tier, '0'>;
 import { readableBindingsCurrent, type BindingVersionRow } from '../../db/store/bindings.ts';
 import {
   insertSet,
+  listSetRows,
   readableSet,
   replaceSetItems,
   setItemRows,
@@ -173,4 +174,9 @@ export async function editSetItems(deps: CoreDeps, caller: Caller, id: string, e
     }
   }
   throw new BinderyError('CONFLICT', `id: set ${id} is being edited by many writers at once; nothing was written`, 'id', 'Call edit_set_items again.');
+}
+
+/** A page of the sets the caller may read, in one space (already resolved) or all, with the total. */
+export function listSets(deps: Pick<CoreDeps, 'db'>, caller: Caller, opts: { spaceId?: string; offset: number; limit: number }) {
+  return listSetRows(deps.db, caller.id, opts);
 }

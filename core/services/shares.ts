@@ -2,7 +2,19 @@ import type { Caller } from '../context.ts';
 import { BinderyError, fail } from '../errors.ts';
 import { newId, newLinkSecret, sha256Hex } from '../ids.ts';
 import { findUserByHandle } from '../../db/store/users.ts';
-import { acceptShareRow, findLiveShare, getShare, putShare, revokeShareRow, setShareLinkHash, type ShareListRow, type ShareTargetType } from '../../db/store/shares.ts';
+import {
+  acceptShareRow,
+  findLiveShare,
+  getShare,
+  listSharesOfTarget,
+  listSharesOfUser,
+  listSharesToUser,
+  putShare,
+  revokeShareRow,
+  setShareLinkHash,
+  type ShareListRow,
+  type ShareTargetType,
+} from '../../db/store/shares.ts';
 import { readBinding, resolveSpace, type CoreDeps } from './bindings.ts';
 import { readSet } from './sets.ts';
 
@@ -181,4 +193,15 @@ async function targetOwnedBy(deps: CoreDeps, caller: Caller, share: ShareListRow
   } catch {
     return false;
   }
+}
+
+/**
+ * A page of live shares, with the total: on a target the caller may share (resolved by
+ * resolveShareTarget), made to the caller (`incoming`, with how many wait for acceptance), or made by
+ * the caller.
+ */
+export async function listShares(deps: CoreDeps, caller: Caller, of: { target?: ShareTarget; incoming?: boolean }, offset: number, limit: number) {
+  if (of.target) return { ...(await listSharesOfTarget(deps.db, of.target.type, of.target.id, offset, limit)), pending: 0 };
+  if (of.incoming) return listSharesToUser(deps.db, caller.id, offset, limit);
+  return { ...(await listSharesOfUser(deps.db, caller.id, offset, limit)), pending: 0 };
 }

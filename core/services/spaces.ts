@@ -1,7 +1,7 @@
 import type { Caller } from '../context.ts';
 import { BinderyError, fail } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { insertSpace } from '../../db/store/spaces.ts';
+import { insertSpace, listSpaceRows } from '../../db/store/spaces.ts';
 import { findSpace, type SpaceRow } from '../../db/store/users.ts';
 import type { CoreDeps } from './bindings.ts';
 
@@ -30,4 +30,9 @@ export async function createSpace(
   const space = await findSpace(deps.db, id);
   if (!space) throw new Error('space vanished right after insert');
   return space;
+}
+
+/** A page of the spaces the caller may see (its own, shared and public), with the total. */
+export function listSpaces(deps: Pick<CoreDeps, 'db'>, caller: Caller, offset: number, limit: number) {
+  return listSpaceRows(deps.db, caller.id, offset, limit);
 }

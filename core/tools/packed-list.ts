@@ -10,6 +10,7 @@ import { paginate } from '../cursor.ts';
 import { bindingAt, type BindingView } from './views.ts';
 import { freshCounts, loadSections } from '../services/counts.ts';
 import { footerPieces, listingFooter, type ListingFooter } from './omitted-footer.ts';
+import { CAP_RESERVE } from './cap-lines.ts';
 
 export { FOOTER_HEAD, MAX_FOOTER_LINES, countLine, moreLine, omitLine } from './omitted-footer.ts';
 
@@ -24,7 +25,7 @@ export interface OmittedItem {
   reason?: string;
 }
 
-/** The `_meta.context.budget` block (CONTRACT §6). */
+/** The `_meta.context.budget` block (docs/reference/tiers-and-budgets.md#budgets-maxtokens). */
 export interface BudgetReport {
   maxTokens: number;
   usedTokens: number;
@@ -80,8 +81,6 @@ export interface RowExtra {
 
 /** The smallest budget any tool accepts: a compact heading and a one-line count of what was left out fit in it. */
 export const MIN_BUDGET_TOKENS = 50;
-/** Without a budget the page fills the response cap less this, kept for the paging line after it. */
-const UNBUDGETED_RESERVE = 300;
 
 /** Rejects a budget outside what a response may be (0, negative and fractions fail the schema). */
 export function checkBudget(maxTokens: number | undefined, ctx: ToolContext): void {
@@ -224,7 +223,8 @@ async function renderListing(req: ListingRequest, ctx: ToolContext, costs: TierC
 export async function packListing(req: ListingRequest, ctx: ToolContext): Promise<PackedListing> {
   await freshCounts(ctx, req.rows);
   const budgeted = req.maxTokens !== undefined;
-  const budget = req.maxTokens ?? Math.min(req.pageTokens ?? Infinity, ctx.config.maxResponseTokens - UNBUDGETED_RESERVE);
+  // Without a budget the page fills the response cap less the room kept for the paging line after it.
+  const budget = req.maxTokens ?? Math.min(req.pageTokens ?? Infinity, ctx.config.maxResponseTokens - CAP_RESERVE);
   const costs = rowCosts(req);
   return renderListing(req, ctx, costs, chooseTiers(req, ctx, costs, budget, budgeted), budget, budgeted);
 }

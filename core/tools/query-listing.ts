@@ -11,9 +11,8 @@ import { freshCounts, loadSections } from '../services/counts.ts';
 import { line, type Piece } from '../tokens/doc.ts';
 import type { BudgetReport, OmittedItem, PackedItem } from './packed-list.ts';
 import { facts, type BindingView } from './views.ts';
+import { CAP_RESERVE } from './cap-lines.ts';
 
-/** Without a budget the answer fills the response cap less this (as unbudgeted lists do). */
-const UNBUDGETED_RESERVE = 300;
 const NOT_SHOWN_HEAD = 'Not shown (fetch them by id later):\n';
 const MAX_NOT_SHOWN_LINES = 10;
 
@@ -72,7 +71,7 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
   await ctx.tokens.load();
   const count = (p: Piece) => p.tokens ?? ctx.tokens.count(p.text);
   const budgeted = req.maxTokens !== undefined;
-  const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
+  const budget = req.maxTokens ?? ctx.config.maxResponseTokens - CAP_RESERVE; // without a budget: the cap less the room every list keeps
 
   const terms = queryTerms(req.query);
   const indexes = req.rows.map((r) => loadedSections(r));

@@ -32,7 +32,7 @@ import { getActiveToolsetTool } from './utility/get_active_toolset.ts';
 import { listToolCategoriesTool } from './proxy/list_tool_categories.ts';
 import { invokeToolTool } from './proxy/invoke_tool.ts';
 
-/** Every tool, in the order `tools/list` shows them (CONTRACT §4). */
+/** Every tool, in the order `tools/list` shows them (docs/reference/tools.md). */
 export const ALL_TOOLS: readonly AnyTool[] = [
   createBindingTool,
   getBindingTool,
@@ -66,6 +66,46 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   listToolCategoriesTool,
   invokeToolTool,
 ];
+
+/**
+ * The tools by name, each keeping its own input and output types: in-process callers (REST, the web
+ * app) call through it with callTool (core/tools/call.ts). tests/core/tool-calls.test.ts checks that
+ * every key is its tool's name and that it holds every tool.
+ */
+export const TOOLS = {
+  create_binding: createBindingTool,
+  get_binding: getBindingTool,
+  get_bindings: getBindingsTool,
+  update_binding: updateBindingTool,
+  delete_binding: deleteBindingTool,
+  list_bindings: listBindingsTool,
+  search_bindings: searchBindingsTool,
+  list_versions: listVersionsTool,
+  get_version: getVersionTool,
+  create_set: createSetTool,
+  get_set: getSetTool,
+  list_sets: listSetsTool,
+  update_set: updateSetTool,
+  delete_set: deleteSetTool,
+  edit_set_items: editSetItemsTool,
+  get_set_context: getSetContextTool,
+  list_spaces: listSpacesTool,
+  create_space: createSpaceTool,
+  create_share: createShareTool,
+  list_shares: listSharesTool,
+  revoke_share: revokeShareTool,
+  add_comment: addCommentTool,
+  list_comments: listCommentsTool,
+  delete_comment: deleteCommentTool,
+  help: helpTool,
+  whoami: whoamiTool,
+  search_tools: searchToolsTool,
+  list_available_tools: listAvailableToolsTool,
+  get_active_toolset: getActiveToolsetTool,
+  list_tool_categories: listToolCategoriesTool,
+  invoke_tool: invokeToolTool,
+} as const;
+
 
 /** A registry over a list of tools (the default is all of them). */
 export function createRegistry(tools: readonly AnyTool[] = ALL_TOOLS): ToolRegistry {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Tier } from '../budget/tier.ts';
 import { content, keyPoints, model, name, summary, text } from '../services/binding-fields.ts';
+import { idPattern } from '../ids.ts';
 
 // The field rules live with the one validation every write path shares (core/services/binding-fields.ts).
 export { content, keyPoints, name, summary, text };
@@ -18,7 +19,7 @@ export const tierSchema = tierField.describe('"0" one line, "1" summary, "1.5" +
 export const idOf = (prefix: string, what: string) =>
   z
     .string()
-    .regex(new RegExp(`^${prefix}_[0-9a-z]{16}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
+    .regex(new RegExp(`^${idPattern(prefix)}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
 
 export const bindingId = () => idOf('bnd', 'binding');
 export const setId = () => idOf('set', 'set');

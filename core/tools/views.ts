@@ -17,7 +17,7 @@ export const sectionView = z.object({
   cut: z.object({ tokens: z.number(), restTokens: z.number() }).optional(),
 });
 
-/** JSON shape of a binding at any tier (CONTRACT §5). */
+/** JSON shape of a binding at any tier (docs/reference/tiers-and-budgets.md#tiers). */
 export const bindingView = z.object({
   id: z.string(),
   name: z.string(),

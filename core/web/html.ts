@@ -1,9 +1,13 @@
-import { escapeHtml } from '../http/markdown.ts';
-
-// Server-rendered HTML with one tagged template. Every interpolated value is escaped unless it is
+// Server-rendered HTML with one tagged template, for every page Bindery serves (the web app, the public
+// binding page, a share link's index; the OAuth pages use its escaper). Every interpolated value is escaped unless it is
 // already `Html` (built by this tag, or `trusted()` for sanitized Markdown output), so user content
 // cannot reach the page as markup by accident. A template tag and an escaper are all a few pages of
 // forms need; a component framework would add a build step and client code for no gain here.
+
+/** Text as HTML text or attribute value: the five characters that could end either are escaped. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
 
 /** Markup that is safe to insert as is. */
 export class Html {
@@ -27,6 +31,11 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   let out = strings[0]!;
   for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
   return new Html(out);
+}
+
+/** Html values joined by a separator (a newline between list items keeps the page source readable). */
+export function joinHtml(parts: readonly Html[], separator: string): Html {
+  return new Html(parts.map((p) => p.value).join(separator));
 }
 
 /** Marks already-sanitized markup (the output of renderMarkdown) as safe. Never pass user text here. */

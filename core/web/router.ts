@@ -1,6 +1,6 @@
 import { clockOf, type BinderyDeps, type ToolContext } from '../context.ts';
 import type { WebContext, WebRoute } from './route.ts';
-import { BinderyError } from '../errors.ts';
+import { BinderyError, HTTP_STATUS } from '../errors.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { restContext } from '../http/rest-tools.ts';
 import type { CoreDeps } from '../services/bindings.ts';
@@ -16,7 +16,7 @@ import { setRoutes } from './pages/sets.ts';
 import { shareRoutes } from './pages/shares.ts';
 import { spaceRoutes } from './pages/spaces.ts';
 
-// The web app for people (issue 11): server-rendered pages over the same core services and tools as
+// The web app for people (docs/http-and-oauth.md): server-rendered pages over the same core services and tools as
 // MCP and REST, signed in by session cookie (session.ts). Reads go through the tools' access checks;
 // writes through core/services with provenance human. Anything a person may not read answers the one
 // 404 page. Every state change is a POST carrying the session's CSRF secret from our own Origin.
@@ -99,6 +99,7 @@ export function errorPage(ctx: WebContext, err: unknown): Response {
     return page(layout('Error', ctx.user, html`<h1>Something went wrong</h1><p>Nothing was changed. Try again.</p>`), 500);
   }
   if (err.code === 'NOT_FOUND' && err.field !== 'user') return notFound(ctx.user);
-  const status = { FORBIDDEN: 403, CONFLICT: 409, TOO_LARGE: 413, INVALID_INPUT: 400, NOT_FOUND: 400, INTERNAL: 500 }[err.code];
+  // A NOT_FOUND still here names a form field (an unknown user to share with): the form's input was bad.
+  const status = err.code === 'NOT_FOUND' ? 400 : HTTP_STATUS[err.code];
   return page(layout('Cannot do that', ctx.user, html`<h1>Cannot do that</h1><p class="error" role="alert">${err.message}</p><p><a href="/">Back to your bindings</a></p>`), status);
 }

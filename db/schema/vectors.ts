@@ -11,7 +11,7 @@ const f32Blob = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 });
 
 /**
- * The embedding of a binding's current version by the configured provider (issue 15: optional,
+ * The embedding of a binding's current version by the configured provider (optional,
  * off by default). A row whose version or model is not the current one is stale and ignored.
  */
 export const bindingVectorsTable = sqliteTable('binding_vectors', {

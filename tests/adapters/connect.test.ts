@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { clientSpec, mergeServer, modeFor, unmergeable } from '../../adapters/cli/connect-clients.ts';
 import { absoluteDbUrl } from '../../adapters/cli/connect.ts';
 import { DEFAULT_CONFIG } from '../../core/config.ts';
-import { ROOT } from './targets.ts';
+import { ROOT } from '../../support/targets.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -1,11 +1,11 @@
 // One MCP case list, run against every adapter with real runtimes: stdio (spawned), Bun HTTP with
 // sessions and stateless (spawned, 127.0.0.1), the edge handler under Deno (spawned, local libSQL
-// file) and under workerd (miniflare, D1). Same cases, same SDK Client (STYLE habit 11).
+// file) and under workerd (miniflare, D1). Same cases, same SDK Client (docs/testing.md).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ALL_TOOLS } from '../../core/index.ts';
 import { contextOf, err, ok, sampleBinding } from '../helpers.ts';
-import { bunHttpTarget, denoTarget, denoUnavailable, remoteBunHttpTarget, remoteEdgeTarget, remoteUnavailable, stdioTarget, workerdTarget, type Target } from './targets.ts';
+import { bunHttpTarget, denoTarget, denoUnavailable, remoteBunHttpTarget, remoteEdgeTarget, remoteUnavailable, stdioTarget, workerdTarget, type Target } from '../../support/targets.ts';
 
 const EAGER = ALL_TOOLS.filter((t) => t.category !== 'proxy').map((t) => t.name);
 
@@ -145,8 +145,8 @@ const runtimes: Runtime[] = [
 for (const rt of runtimes) {
   const reason = rt.skip?.();
   if (reason) {
+    // Said on stderr, not as an empty test that would count as a skip and could never fail.
     console.warn(`[contract] SKIPPED ${rt.name}: ${reason}`);
-    describe.skip(`adapter contract: ${rt.name}`, () => test('skipped', () => {}));
     continue;
   }
   describe(`adapter contract: ${rt.name}`, () => {

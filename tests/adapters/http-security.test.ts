@@ -18,7 +18,7 @@ import { newLinkSecret, sha256Hex } from '../../core/ids.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
 import { setItemsTable, setsTable, sharesTable, spacesTable } from '../../db/schema/index.ts';
 import { err, ok, testCounter } from '../helpers.ts';
-import { freePort, httpClient, seedWorld, ROOT, type Seed } from './targets.ts';
+import { freePort, httpClient, seedWorld, ROOT, type Seed } from '../../support/targets.ts';
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const EVIL_MD = [
@@ -129,7 +129,7 @@ describe('keys', () => {
     for (const path of ['/mcp', '/api/me']) {
       const res = await fetch(`${url}${path}`, { method: path === '/mcp' ? 'POST' : 'GET', headers: MCP_HEADERS, body: path === '/mcp' ? '{}' : undefined });
       expect(res.status).toBe(401);
-      // /mcp also names its RFC 9728 metadata (CONTRACT §10), where OAuth clients start.
+      // /mcp also names its RFC 9728 metadata (docs/http-and-oauth.md), where OAuth clients start.
       expect(res.headers.get('www-authenticate')).toMatch(path === '/mcp' ? /^Bearer realm="bindery", resource_metadata="http[^"]+\/\.well-known\/oauth-protected-resource"$/ : /^Bearer realm="bindery"$/);
     }
     await stillServing();

@@ -7,7 +7,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { BINDING_URI_TEMPLATE } from '../../core/mcp/uri.ts';
 import { ok } from '../helpers.ts';
-import { bunHttpTarget, httpClient, stdioTarget, type Target } from './targets.ts';
+import { bunHttpTarget, httpClient, stdioTarget, type Target } from '../../support/targets.ts';
 
 const independent = new Tiktoken(o200k);
 

@@ -1,4 +1,4 @@
-// Tool modes end to end (CONTRACT §7): the real stdio server spawned with the SDK Client for lazy,
+// Tool modes end to end (BINDERY_TOOL_MODE, docs/configuration.md): the real stdio server spawned with the SDK Client for lazy,
 // proxy and auto; InMemoryTransport where only the session logic matters (cap, stateless).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
@@ -283,7 +283,7 @@ describe('session rules (in memory)', () => {
     const names = await s.names();
     expect(names).toEqual(realNames);
     for (const p of ['list_tool_categories', 'invoke_tool']) expect(names).not.toContain(p);
-    // CONTRACT §4: 29 tools once every issue's tools exist (the proxy pair is extra).
+    // 29 tools (docs/reference/tools.md lists them; the proxy pair is extra).
     const expected = registry.all.length === 31 ? 29 : registry.all.filter((t) => t.category !== 'proxy').length;
     expect(names).toHaveLength(expected);
     await expect(s.client.callTool({ name: 'list_tool_categories', arguments: {} })).rejects.toMatchObject({ code: -32602 });

@@ -16,7 +16,7 @@ import { createShare, revokeShare } from '../../core/services/shares.ts';
 import { createSpace } from '../../core/services/spaces.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
 import { createTestWorld, err, ok, testCounter } from '../helpers.ts';
-import { seedWorld } from './targets.ts';
+import { seedWorld } from '../../support/targets.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { terminalHint } from '../../adapters/stdio.ts';
 import { startStdioServer } from '../stdio-client.ts';
-import { ROOT } from './targets.ts';
+import { ROOT } from '../../support/targets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-tty-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

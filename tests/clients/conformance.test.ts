@@ -4,7 +4,7 @@
 // alice's key and forwards everything else as sent — Host and Origin included, so the
 // dns-rebinding-protection scenario tests the server's own check, not the proxy's.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { authProxy, pool, runConformance, startTransport, transportUnavailable, type AuthProxy, type ConformanceResult, type Endpoint, type TransportName } from './harness.ts';
+import { authProxy, pool, runConformance, startTransport, transportUnavailable, type AuthProxy, type ConformanceResult, type Endpoint, type TransportName } from '../../support/clients/harness.ts';
 
 export const REQUIRED_SCENARIOS = [
   'server-initialize',

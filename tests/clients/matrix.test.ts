@@ -1,11 +1,11 @@
-// Clients nobody here wrote × every transport (tests/clients/matrix.ts): the MCP SDK Client, the
+// Clients nobody here wrote × every transport (support/clients/matrix.ts): the MCP SDK Client, the
 // Vercel AI SDK MCP client and the MCP Inspector CLI, over stdio, HTTP with sessions, stateless HTTP,
 // the Deno edge handler and workerd. Each cell must pass every step; the goal is asserted (tier as a
 // number, resources), not today's behaviour. `bun scripts/client-matrix.ts` prints the same table.
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { CLIENTS } from './drivers.ts';
-import { renderMatrix, runMatrix, STEPS, TRANSPORTS, type Cell } from './matrix.ts';
-import type { TransportName } from './harness.ts';
+import { CLIENTS } from '../../support/clients/drivers.ts';
+import { renderMatrix, runMatrix, STEPS, TRANSPORTS, type Cell } from '../../support/clients/matrix.ts';
+import type { TransportName } from '../../support/clients/harness.ts';
 
 let cells: Cell[] = [];
 let unavailable = new Map<TransportName, string>();

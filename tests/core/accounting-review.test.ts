@@ -19,6 +19,7 @@ import { renderContent } from '../../core/budget/tier.ts';
 import { newFence } from '../../core/ids.ts';
 import type { TokenCounter } from '../../core/tokens/counter.ts';
 import { contextOf, testCounter, textOf } from '../helpers.ts';
+import { numRuns } from '../property.ts';
 
 // The independent recount: gpt-tokenizer (not js-tiktoken, whose merge is quadratic on long chunks, and
 // not our counter), with special-token text counted as plain text, as the contract says.
@@ -151,7 +152,7 @@ describe('seams', () => {
         fc.pre(isSafeSeam(prev, nxt));
         for (const enc of ['o200k_base', 'cl100k_base'] as const) expect(exact(prev + nxt, enc)).toBe(exact(prev, enc) + exact(nxt, enc));
       }),
-      { numRuns: 3000 },
+      { numRuns: numRuns(3000) },
     );
   });
 });
@@ -204,7 +205,7 @@ describe('every read answers an exact count, with no stored block re-tokenized',
         w.tokens.watching = false;
         if (w.tokens.long.length) throw new Error(`re-tokenized on a read: ${JSON.stringify(w.tokens.long.map((t) => t.slice(0, 100)))}`);
       }),
-      { numRuns: 40, endOnFailure: true },
+      { numRuns: numRuns(40), endOnFailure: true },
     );
   }, 60_000);
 });
@@ -444,7 +445,7 @@ describe('paging tier 2 content', () => {
         expect(got).toBe(content);
         if (made.binding.contentTokenCount > CAP) expect(pages).toBeGreaterThan(1);
       }),
-      { numRuns: 8 },
+      { numRuns: numRuns(8) },
     );
   }, 60_000);
 
@@ -458,7 +459,7 @@ describe('paging tier 2 content', () => {
         // Below 64 tokens of text a page keeps 64, plus its fence lines (at most 12 hex digits each).
         pages.forEach((p, i) => expect(exact(renderContent(p, fence, { index: i + 1, count: pages.length }))).toBeLessThanOrEqual(Math.max(pageTokens, 64 + 40)));
       }),
-      { numRuns: 40 },
+      { numRuns: numRuns(40) },
     );
   }, 60_000);
 

@@ -1,4 +1,4 @@
-// Every bad input of issue 2: each is an isError result whose message names the field, nothing is
+// Every kind of bad input: each is an isError result whose message names the field, nothing is
 // written, and the server keeps serving. In-process over InMemoryTransport, then over real stdio for a
 // 10 MB JSON argument.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// Issue 9 "Keep": any maxTokens from 50 up answers, whatever the size of the set, batch or page.
+// Any maxTokens from 50 up answers, whatever the size of the set, batch or page.
 // The omitted footer shrinks to what is left of the budget (named lines, then "…and N more", down
 // to one count line) and the heading gets shorter when even that does not fit; the full list of
 // omitted ids stays in _meta.context.budget.omitted. Every answer is recounted independently.
@@ -16,6 +16,7 @@ import { packListing } from '../../core/tools/packed-list.ts';
 import { joinPieces, line } from '../../core/tokens/doc.ts';
 import { call, contextOf, createTestWorld, ok, textOf, type TestWorld } from '../helpers.ts';
 import { count, footerForms } from './footer-oracle.ts';
+import { numRuns } from '../property.ts';
 
 let world: TestWorld;
 let callerId: string;
@@ -167,7 +168,7 @@ describe('packListing with up to 1,000 items', () => {
         expect(footer).toBeDefined();
         expect(footer).toBe(forms.find((f) => tokens - count(footer!) + count(f) <= r.budget));
       }),
-      { numRuns: 40 },
+      { numRuns: numRuns(40) },
     );
   }, 120_000);
 });

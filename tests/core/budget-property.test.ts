@@ -11,6 +11,7 @@ import { createBinding } from '../../core/services/bindings.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { call, contextOf, createTestWorld, textOf, type TestWorld } from '../helpers.ts';
 import { count, countLine, footerForms } from './footer-oracle.ts';
+import { numRuns } from '../property.ts';
 
 type Chosen = (Tier | null)[];
 
@@ -121,7 +122,7 @@ describe('pack (pure) under random sets, budgets, strategies, tiers and fallback
           if (first !== -1) expect(result.chosen[first]).not.toBeNull();
         }
       }),
-      { numRuns: 1_000 },
+      { numRuns: numRuns(1_000) },
     );
   });
 
@@ -138,7 +139,7 @@ describe('pack (pure) under random sets, budgets, strategies, tiers and fallback
         expect(at.fits).toBe(true);
         expect(at.totalTokens).toBeLessThanOrEqual(empty);
       }),
-      { numRuns: 300 },
+      { numRuns: numRuns(300) },
     );
   });
 });
@@ -244,8 +245,8 @@ describe('get_set_context end to end', () => {
           for (const o of budget.omitted) for (const t of allowed) expect(wouldFit(o.id, t)).toBe(false);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: numRuns(40) },
     );
-    expect(packedRuns).toBe(40);
+    expect(packedRuns).toBe(numRuns(40));
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { b64url, constantTimeEqual, fromB64url, ID_ALPHABET, randomIdChars } from '../../core/encoding.ts';
 import { newId } from '../../core/ids.ts';
+import { numRuns } from '../property.ts';
 
 describe('core/encoding', () => {
   test('b64url equals Buffer base64url and round-trips through fromB64url', () => {
@@ -12,6 +13,7 @@ describe('core/encoding', () => {
         expect(text).toBe(Buffer.from(bytes).toString('base64url'));
         expect([...fromB64url(text)]).toEqual([...bytes]);
       }),
+      { numRuns: numRuns(100) },
     );
   });
 
@@ -22,7 +24,7 @@ describe('core/encoding', () => {
   });
 
   test('constantTimeEqual is string equality, lengths included', () => {
-    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => expect(constantTimeEqual(a, b)).toBe(a === b)));
+    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => expect(constantTimeEqual(a, b)).toBe(a === b)), { numRuns: numRuns(100) });
     expect(constantTimeEqual('abc', 'abc')).toBe(true);
     expect(constantTimeEqual('abc', 'abcd')).toBe(false);
     expect(constantTimeEqual('', '')).toBe(true);

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { sha256HexSync } from '../../core/footprint/hash.ts';
 import { sha256Hex } from '../../core/ids.ts';
+import { numRuns } from '../property.ts';
 
 describe('sha256HexSync', () => {
   test('known vectors (FIPS 180-2), including the padding edge at 55/56/64 bytes', () => {
@@ -19,7 +20,7 @@ describe('sha256HexSync', () => {
         expect(sync).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
         expect(sync).toBe(await sha256Hex(text));
       }),
-      { numRuns: 200 },
+      { numRuns: numRuns(200) },
     );
   });
 });

@@ -1,4 +1,4 @@
-// Prompts, completions and logging (issue 10 A) through the SDK Client over InMemoryTransport.
+// Prompts, completions and logging (core/mcp/) through the SDK Client over InMemoryTransport.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

@@ -1,4 +1,4 @@
-// Resources, prompts, completions and logging (issue 10 A), driven through the SDK Client over
+// Resources, prompts, completions and logging (core/mcp/), driven through the SDK Client over
 // InMemoryTransport against real servers on a real (in-memory or file) libSQL database.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

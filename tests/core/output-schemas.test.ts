@@ -1,4 +1,4 @@
-// Every tool's structuredContent against the outputSchema it advertises (issue 12: dispatch goes
+// Every tool's structuredContent against the outputSchema it advertises (dispatch goes
 // through setRequestHandler, so nothing else checks what a tool promises). Each tool is called with
 // valid arguments on a seeded world, at every tier where it takes one, and validated with the SDK's
 // own Ajv validator; a tool this test never called fails it, so a new tool cannot slip by.

@@ -1,4 +1,4 @@
-// Issue 15, optional embedding re-ranker: the wire code against a local stand-in of an OpenAI-compatible
+// The optional embedding re-ranker (core/search/embeddings.ts): the wire code against a local stand-in of an OpenAI-compatible
 // /v1/embeddings endpoint serving fixed vectors (no model can be downloaded here). Vectors are stored in
 // libSQL's F32_BLOB layout, re-rank BM25's candidates, never move a strong lexical match, and a
 // provider that is down fails neither writes nor searches.

@@ -1,4 +1,4 @@
-// Issue 9: every search hit names its best-matching section and quotes the sentences around the
+// Every search hit names its best-matching section and quotes the sentences around the
 // query's words, one line in the text and `match` in structuredContent, counted exactly.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +8,7 @@ import { termHits } from '../../core/search/score.ts';
 import { queryTerms, stem } from '../../db/text/analyzer.ts';
 import fc from 'fast-check';
 import { splitSections } from '../../core/budget/sections.ts';
+import { numRuns } from '../property.ts';
 
 let world: TestWorld;
 let client: Client;
@@ -119,7 +120,7 @@ describe('termHits', () => {
         const text = parts.map(([w, s]) => w + s).join('');
         expect(termHits(text, terms)).toEqual(reference(text, terms));
       }),
-      { numRuns: 3000 },
+      { numRuns: numRuns(3000) },
     );
   });
 });

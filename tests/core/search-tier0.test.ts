@@ -1,4 +1,4 @@
-// Issue 15: search_bindings tier "0" without a limit fills one page of TIER0_TOKENS with one line per
+// search_bindings tier "0" without a limit fills one page of TIER0_TOKENS with one line per
 // hit (stored counts), pages on from the first hit left out with a short cursor, and a line shows a
 // gist only after a name too short to say what the document is.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// Issue 15: when nothing matches well, search says so in one counted line and offers words the index
+// When nothing matches well, search says so in one counted line and offers words the index
 // uses near the query, taken only from documents the caller may read.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

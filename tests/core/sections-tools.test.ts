@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createTestWorld, err, ok, textOf, contextOf, type TestWorld } from '../helpers.ts';
 import { OUTLINE_TOKEN_BOUND } from '../../core/budget/outline.ts';
+import { numRuns } from '../property.ts';
 
 const worlds: TestWorld[] = [];
 afterAll(() => worlds.forEach((w) => w.close()));
@@ -158,7 +159,7 @@ describe('query packing', () => {
         if (query === 'bread yeast' && items.length) expect(items[0]!.sections[0]!.id).toBe('bread');
         if (query === 'zebra') expect(items).toHaveLength(0);
       }),
-      { numRuns: 40 },
+      { numRuns: numRuns(40) },
     );
   });
 });

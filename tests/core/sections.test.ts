@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { splitSections } from '../../core/budget/sections.ts';
+import { numRuns } from '../property.ts';
 
 const ids = (md: string) => splitSections(md).map((s) => s.id);
 
@@ -48,7 +49,7 @@ describe('splitSections', () => {
         expect(new Set(s.map((x) => x.id)).size).toBe(s.length);
         for (const x of s) expect(x.id.length).toBeLessThanOrEqual(40);
       }),
-      { numRuns: 2000 },
+      { numRuns: numRuns(2000) },
     );
   });
 });

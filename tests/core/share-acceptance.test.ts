@@ -1,4 +1,4 @@
-// Share acceptance (issue 8): another user's share reaches me at once when I name it (an id, a space),
+// Share acceptance (ARCHITECTURE.md#glossary): another user's share reaches me at once when I name it (an id, a space),
 // but enters my default searches and lists only after I accept it, and I can decline it. Nobody else
 // can see, accept or decline it; REST's default listings follow the same rule; shares made before the
 // upgrade (backfilled as accepted) stay in scope.

@@ -11,6 +11,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { bpeCount, loadRanks } from '../../core/tokens/bpe.ts';
 import { createTiktokenCounter } from '../../core/tokens/counter.ts';
+import { numRuns } from '../property.ts';
 
 const tables = { o200k_base: o200k, cl100k_base: cl100k } as const;
 
@@ -61,7 +62,7 @@ for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
         fc.property(text, (t) => {
           expect(counter.count(t)).toBe(reference.encode(t, [], []).length);
         }),
-        { numRuns: 600 },
+        { numRuns: numRuns(600) },
       );
     }, 60_000);
 
@@ -73,7 +74,7 @@ for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
         fc.property(chunk, (c) => {
           expect(bpeCount(c, ranks)).toBe(wholeChunk.encode(c, [], []).length);
         }),
-        { numRuns: 300 },
+        { numRuns: numRuns(300) },
       );
     }, 60_000);
 

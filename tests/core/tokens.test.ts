@@ -9,6 +9,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { createTiktokenCounter, type TokenizerName } from '../../core/tokens/counter.ts';
 import { isSafeSeam, joinPieces, line, type Piece } from '../../core/tokens/doc.ts';
+import { numRuns } from '../property.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
@@ -143,7 +144,7 @@ describe('joinPieces: counts add up exactly at safe seams', () => {
         expect(joined.text).toBe(texts.join(''));
         expect(joined.tokens).toBe(exact(joined.text));
       }),
-      { numRuns: 400 },
+      { numRuns: numRuns(400) },
     );
   });
 
@@ -156,7 +157,7 @@ describe('joinPieces: counts add up exactly at safe seams', () => {
         expect(joined.text).toBe(texts.join(''));
         expect(joined.tokens).toBe(exact(joined.text));
       }),
-      { numRuns: 400 },
+      { numRuns: numRuns(400) },
     );
   });
 

@@ -13,7 +13,7 @@ import { linesOf } from '../../db/dump/read.ts';
 import { restoreDump } from '../../db/dump/restore.ts';
 import { DumpError } from '../../db/dump/format.ts';
 import { restoredRowIssue } from '../../core/services/binding-fields.ts';
-import { cli, startServer } from '../reliability/procs.ts';
+import { cli, startServer } from '../../support/procs.ts';
 import { buildDumpWorld } from './dump-world.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-dump-validate-'));

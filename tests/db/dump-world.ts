@@ -46,7 +46,7 @@ export async function buildDumpWorld(file: string, env: Record<string, string> =
   await c.execute({ sql: `INSERT INTO web_sessions (id, token_hash, user_id, csrf_secret, created_at, last_seen_at, expires_at) VALUES ('wss_1', ?, ?, 'csrf', 1, 2, 9999999999999)`, args: ['a'.repeat(64), alice.id] });
   await c.execute({ sql: `INSERT INTO login_links (id, token_hash, user_id, created_at, expires_at) VALUES ('lnk_1', ?, ?, 1, 2)`, args: ['b'.repeat(64), alice.id] });
   await c.execute(`INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at) VALUES ('cli_1', 'A client', '["https://app.example/cb"]', '{}', 3)`);
-  // An embedding (issue 15), an F32_BLOB: the one blob a dump carries.
+  // An embedding (db/schema/vectors.ts), an F32_BLOB: the one blob a dump carries.
   await c.execute({ sql: `INSERT INTO binding_vectors (binding_id, version_id, model, dims, vector, created_at) SELECT id, ?, 'stand-in', 3, vector32('[0.25, -1.5, 3e-7]'), 5 FROM bindings WHERE id = ?`, args: [long.binding.versionId ?? 'ver_x', long.binding.id] });
   await c.execute({ sql: `INSERT INTO oauth_tokens (id, token_hash, kind, family_id, client_id, user_id, resource, created_at, expires_at) VALUES ('tok_1', ?, 'refresh', 'fam_1', 'cli_1', ?, 'https://kb.example/mcp', 4, 9999999999999)`, args: ['c'.repeat(64), alice.id] });
   // A folder kept in step by `bindery sync` (issue 21): its pairing and one file's state.

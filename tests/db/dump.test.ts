@@ -1,4 +1,4 @@
-// bindery dump / restore (issue 14): full fidelity read back through MCP, dump → restore → dump
+// bindery dump / restore (db/dump/): full fidelity read back through MCP, dump → restore → dump
 // byte-identical, one snapshot beside a writer, and every refusal writing nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,10 +16,10 @@ import { callerForKey } from '../../core/http/auth.ts';
 import { ensureCaller, ensureCountsCurrent } from '../../core/services/prepare.ts';
 import { ensureCommentCounts } from '../../core/services/comments.ts';
 import { call, ok, testCounter } from '../helpers.ts';
-import { cli, independentCount } from '../reliability/procs.ts';
+import { cli, independentCount } from '../../support/procs.ts';
 import { buildDumpWorld, LONG_CONTENT, type DumpWorld } from './dump-world.ts';
 import { rowProgress } from '../../adapters/cli/dump.ts';
-import { remoteUnavailable } from '../adapters/targets.ts';
+import { remoteUnavailable } from '../../support/targets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-dump-'));
 let world: DumpWorld;

@@ -1,4 +1,4 @@
-// Issue 9, search at scale: the scope pre-filter and the capped total never change what a caller can
+// Search at scale (bench/scale.bench.ts for the figures): the scope pre-filter and the capped total never change what a caller can
 // find. A user with many spaces and shares (accepted, pending, revoked; on bindings, spaces and sets)
 // finds exactly what the access expression allows, paging past the capped total reaches every match
 // exactly once, and ranking stays exact (no candidate pool that could drop the best document).

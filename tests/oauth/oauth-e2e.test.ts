@@ -17,7 +17,7 @@ import { ensureCaller } from '../../core/services/prepare.ts';
 import { createLoginLink, signIn } from '../../core/web/session.ts';
 import { createDatabase, type Database } from '../../db/index.ts';
 import { testCounter } from '../helpers.ts';
-import { startServer, type ServerProc } from '../reliability/procs.ts';
+import { startServer, type ServerProc } from '../../support/procs.ts';
 
 const chromium = '/usr/bin/chromium';
 const browserSkip = existsSync(chromium) ? undefined : `${chromium} is absent (apt-get install -y chromium)`;

@@ -1,4 +1,4 @@
-// OAuth 2.1 for hosted MCP clients (issue 11), in process: metadata, registration, consent, the
+// OAuth 2.1 for hosted MCP clients (docs/http-and-oauth.md), in process: metadata, registration, consent, the
 // token endpoint and revocation, each refusal checked against the RFC's error code, with a clock the
 // test moves for expiry. The SDK client's own flow against a real server is oauth-e2e.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

@@ -16,7 +16,7 @@ import { createDatabase, migrate, type Database } from '../../db/index.ts';
 import { exportFolder } from '../../adapters/cli/export.ts';
 import { importFolder } from '../../adapters/cli/import.ts';
 import { testCounter } from '../helpers.ts';
-import { cli } from '../reliability/procs.ts';
+import { cli } from '../../support/procs.ts';
 
 const HUMAN = { source: 'human' as const, model: null };
 const quiet = { write: () => true, isTTY: false };

@@ -15,7 +15,7 @@ import { routeTemplate } from '../../core/observe/http.ts';
 import { createTelemetry, type RequestRecord } from '../../core/observe/telemetry.ts';
 import { createDatabase, migrate, type Database as Db } from '../../db/index.ts';
 import { EmbeddedClient } from '../../db/embedded-client.ts';
-import { seedWorld, type Seed } from '../adapters/targets.ts';
+import { seedWorld, type Seed } from '../../support/targets.ts';
 import { testCounter } from '../helpers.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -260,7 +260,7 @@ describe('database events', () => {
 describe('the real server (child process)', () => {
   test('BINDERY_LOG_FORMAT=json: every stderr line is JSON, request lines name their tools, no secret appears; /metrics counts them', async () => {
     const { mkdtempSync: mk, rmSync: rm } = await import('node:fs');
-    const { createKey, httpClient, startServer } = await import('../reliability/procs.ts');
+    const { createKey, httpClient, startServer } = await import('../../support/procs.ts');
     const dir = mk(join(tmpdir(), 'bindery-jsonlog-'));
     const env = { BINDERY_DB_URL: `file:${join(dir, 'b.db')}`, BINDERY_TOOL_MODE: 'eager', BINDERY_LOG_FORMAT: 'json', BINDERY_METRICS_TOKEN: TOKEN };
     const key = await createKey(env, 'logger');

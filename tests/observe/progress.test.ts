@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgress, formatDuration, progressLine } from '../../adapters/cli/progress.ts';
-import { ROOT } from '../reliability/procs.ts';
+import { ROOT } from '../../support/procs.ts';
 
 function sink(isTTY: boolean) {
   const out: string[] = [];

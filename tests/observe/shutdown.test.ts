@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createDatabase } from '../../db/index.ts';
-import { createKey, ROOT, startServer } from '../reliability/procs.ts';
+import { createKey, ROOT, startServer } from '../../support/procs.ts';
 
 async function stored(dbUrl: string, ids: string[]): Promise<Map<string, string>> {
   const database = createDatabase({ url: dbUrl });

@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG } from '../../core/config.ts';
 import { createHttpApp, type HttpApp } from '../../core/http/app.ts';
 import type { TokenCounter } from '../../core/tokens/counter.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
-import { seedWorld, type Seed } from '../adapters/targets.ts';
+import { seedWorld, type Seed } from '../../support/targets.ts';
 import { testCounter } from '../helpers.ts';
 
 /** The real counter, whose `load()` (awaited before most tool handlers) waits while the gate is shut: a slow call on demand. */

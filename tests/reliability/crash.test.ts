@@ -1,11 +1,11 @@
 // kill -9 of an import and of a server at random points: the database stays intact and consistent,
-// nothing acknowledged is lost, and a rerun finishes the job. Issue 8.
+// nothing acknowledged is lost, and a rerun finishes the job.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase } from '../../db/index.ts';
-import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from './procs.ts';
+import { cli, cliChild, createKey, httpClient, startServer, writeCorpus } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-// Issue 8, item 6: the tier-1 card is bounded in tokens, not characters. Scripts that cost about three
+// The tier-1 card is bounded in tokens, not characters. Scripts that cost about three
 // tokens a character (Yi, Hangul jamo, Braille), CJK and emoji ZWJ sequences, at the longest name,
 // summary, key points and model the schemas accept, under the smallest response cap (1000) and the
 // default (25000): the card stays within HEAD_TOKEN_BOUND, every tier can be read (tier 1.5 and tier 2
@@ -14,6 +14,7 @@ import { oneLine } from '../../core/budget/card-cut.ts';
 import { createTiktokenCounter } from '../../core/tokens/counter.ts';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { contextOf, createTestWorld, textOf, type TestWorld } from '../helpers.ts';
+import { numRuns } from '../property.ts';
 
 /**
  * The helpers' `call` with its independent recount done by gpt-tokenizer: js-tiktoken's merge is
@@ -226,7 +227,7 @@ describe('the card cut (pure): any script, both tokenizers', () => {
           for (const k of x.keyPoints) expect(flat).toContain(oneLine(k));
           expect(flat).toContain(oneLine(x.name));
         }),
-        { numRuns: 150 },
+        { numRuns: numRuns(150) },
       );
     }, 60_000);
   }

@@ -12,7 +12,7 @@ import { createD1Database } from '../../db/client-web.ts';
 import { dumpSql } from '../../db/dump/sql.ts';
 import { createFetchHandler } from '../../adapters/edge.ts';
 import { ok } from '../helpers.ts';
-import { independentCount } from './procs.ts';
+import { independentCount } from '../../support/procs.ts';
 import { buildDumpWorld, LONG_CONTENT, type DumpWorld } from '../db/dump-world.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-dump-d1-'));

@@ -1,11 +1,11 @@
-// `bindery dump` beside a live server under write load (issue 14): the dump is one consistent
+// `bindery dump` beside a live server under write load (tests/db/dump.test.ts in process): the dump is one consistent
 // snapshot (every binding with exactly its versions 1..current, counts as the trailer says), the
 // writers never fail because of it, and it restores whole.
 import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, createKey, httpClient, startServer, writeCorpus } from './procs.ts';
+import { cli, createKey, httpClient, startServer, writeCorpus } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-dump-live-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

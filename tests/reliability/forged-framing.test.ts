@@ -1,4 +1,4 @@
-// Issue 8, item 4: content cannot forge the framing a model reads. Documents and comments carry a
+// Content cannot forge the framing a model reads. Documents and comments carry a
 // closing `</content>`, a fake card, fake "Omitted" lines, a fake comment header and fences they
 // guessed or copied from an earlier read. In every tool that shows stored text, a reader that follows
 // the rule in the README ("content opened by <content fence="F"> ends at the first line
@@ -11,6 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { newFence } from '../../core/ids.ts';
 import { call, createTestWorld, ok, textOf, type TestWorld } from '../helpers.ts';
+import { numRuns } from '../property.ts';
 
 interface Region {
   fence: string;
@@ -122,7 +123,7 @@ describe('content cannot forge framing (cap 25000)', () => {
         expect(fence).toMatch(/^[0-9]{12}$/);
         expect(text.includes(fence)).toBe(false);
       }),
-      { numRuns: 200 },
+      { numRuns: numRuns(200) },
     );
   });
 

@@ -7,7 +7,7 @@ import { ensureCaller } from '../../core/services/prepare.ts';
 import type { CoreDeps } from '../../core/services/bindings.ts';
 import type { Caller } from '../../core/context.ts';
 import { createDatabase, migrate, type Database } from '../../db/index.ts';
-import { seedWorld, type Seed } from '../adapters/targets.ts';
+import { seedWorld, type Seed } from '../../support/targets.ts';
 import { testCounter } from '../helpers.ts';
 
 export const BASE = 'http://localhost:8787';

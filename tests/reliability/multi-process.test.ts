@@ -1,5 +1,5 @@
 // Several processes on one database file: a running `serve`, `bindery import` and `keys create` beside
-// it, CLI commands with other settings, all under read and write load. Issue 8, items 1 and 2.
+// it, CLI commands with other settings, all under read and write load.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDatabase } from '../../db/index.ts';
-import { cli, cliChild, createKey, httpClient, independentCount, parts, startServer, writeCorpus, type ServerProc } from './procs.ts';
+import { cli, cliChild, createKey, httpClient, independentCount, parts, startServer, writeCorpus, type ServerProc } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-multi-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-// Issue 8 item 7 (timing): an anonymous GET of someone's private page and of a missing page must do
+// Timing: an anonymous GET of someone's private page and of a missing page must do
 // the same work up to the one 404, so that their timings cannot tell them apart.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { httpWorld, median, type HttpWorld } from './http-world.ts';

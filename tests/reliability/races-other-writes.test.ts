@@ -1,4 +1,4 @@
-// Write races outside bindings (issue 8, item 3): spaces, users, shares, sets, comments, keys and the
+// Write races outside bindings (races.test.ts for bindings): spaces, users, shares, sets, comments, keys and the
 // REST face of the binding writes. No race is ever answered INTERNAL (HTTP 500), no refused write
 // leaves a row behind, and a write that happened is answered as written.
 import { describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// Write races on bindings (issue 8, item 3): every check that guards a write is made inside the
+// Write races on bindings (races-other-writes.test.ts for the rest): every check that guards a write is made inside the
 // write's batch, so a racing writer is either written and told so, or told why and wrote nothing.
 // Driven with many concurrent MCP calls on one in-memory database, and with two database handles
 // on one file (two real connections).

@@ -1,4 +1,4 @@
-// Issue 8 item 5b: REST reads obey the response cap and paging of the MCP tools (they run the same
+// REST reads obey the response cap and paging of the MCP tools (they run the same
 // tool code), so a tier-2 list over large bindings is one capped page with a cursor, not 100 MB.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createBinding } from '../../core/services/bindings.ts';

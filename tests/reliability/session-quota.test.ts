@@ -1,4 +1,4 @@
-// Issue 8 item 5c: one key opening sessions as fast as it can must not end anyone else's session.
+// One key opening sessions as fast as it can must not end anyone else's session.
 // Each key's user has a quota (BINDERY_HTTP_MAX_SESSIONS_PER_KEY): over it, its own least recently
 // used idle session makes room, or the answer is 429; the global cap takes from the biggest holder.
 import { afterEach, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// Upgrades with real processes (issue 14): two `bindery migrate` starting at once on a fresh or an old
+// Upgrades with real processes (tests/db/upgrade.test.ts in process): two `bindery migrate` starting at once on a fresh or an old
 // database migrate it once, both succeeding; a `bindery migrate` killed (-9) mid-backfill on a large
 // database leaves it consistent, and a rerun finishes every derived row exactly.
 import { afterAll, describe, expect, test } from 'bun:test';
@@ -11,7 +11,7 @@ import { migrations } from '../../db/migrations/bundle.ts';
 import { parseConfig } from '../../core/index.ts';
 import { renderKey } from '../../core/services/counts.ts';
 import { buildScale } from '../../bench/scale.bench.ts';
-import { cli, cliChild, independentCount } from './procs.ts';
+import { cli, cliChild, independentCount } from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-upgrade-procs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Miniflare } from 'miniflare';
-import { ROOT, freePort, httpClient } from '../adapters/targets.ts';
+import { ROOT, freePort, httpClient } from '../../support/targets.ts';
 import { migrations } from '../../db/migrations/bundle.ts';
 
 function run(cmd: string[]): { out: string; err: string } {

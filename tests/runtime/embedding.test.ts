@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { denoBinary, denoUnavailable, freePort, httpClient, seededFile, waitHealthy } from '../adapters/targets.ts';
+import { denoBinary, denoUnavailable, freePort, httpClient, seededFile, waitHealthy } from '../../support/targets.ts';
 import { testCounter } from '../helpers.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
@@ -20,7 +20,7 @@ async function expectEmbeds(cmd: string[]) {
   expect(result.edgeStatus).toBe(404);
 }
 
-describe('embedding bindery/core, bindery/db and bindery/edge (CONTRACT §9)', () => {
+describe('embedding bindery/core, bindery/db and bindery/edge (package.json exports)', () => {
   beforeAll(() => {
     // Node cannot load TypeScript: it uses dist/, which the `prepare` script builds with Node (npm install or bun install).
     // Rebuild here so the test always checks the current sources.

@@ -8,8 +8,8 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ROOT } from '../adapters/targets.ts';
+import { dirname, join } from 'node:path';
+import { ROOT } from '../../support/targets.ts';
 import { snapshotTree } from './snapshot.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'bindery-npm-'));

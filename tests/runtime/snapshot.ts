@@ -2,7 +2,7 @@
 // node_modules, dist or data) copied into a new git repository, as `git clone` would leave it.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ROOT } from '../adapters/targets.ts';
+import { ROOT } from '../../support/targets.ts';
 
 /** Copies the working tree into `to` and commits it there; returns `to`. */
 export function snapshotTree(to: string): string {

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { listVersionRows } from '../../db/store/bindings.ts';
 import { addComment } from '../../core/services/comments.ts';
 import { createBinding, updateBinding } from '../../core/services/bindings.ts';
-import { callTool, restContext } from '../../core/http/rest-tools.ts';
+import { restContext } from '../../core/http/rest-tools.ts';
+import { callTool } from '../../core/tools/call.ts';
+import { TOOLS } from '../../core/tools/registry.ts';
 import { createLoginLink } from '../../core/web/session.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { webWorld, type Browser, type WebWorld } from './web-world.ts';
@@ -32,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-const idFrom = (location: string | null) => /\/(?:b|sets)\/((?:bnd|set)_[A-Za-z0-9_-]+)/.exec(location ?? '')?.[1]!;
+const idFrom = (location: string | null) => /\/(?:b|sets)\/((?:bnd|set)_[A-Za-z0-9_-]+)/.exec(location ?? '')?.[1] as string;
 
 describe('sign-in', () => {
   test('a visitor at / sees the sign-in page, explaining bindery login-link; other pages ask to sign in', async () => {
@@ -146,7 +148,7 @@ describe('reading', () => {
   test('a binding page shows exact tier costs, every version with provenance, and a diff', async () => {
     await updateBinding(w.deps, alice.caller, aliceDoc, { content: '# Steps\n\nTag the release.\n\n## Rollback\n\nRevert the quokka deploy.\n' }, LLM);
     const { html } = await alice.page(`/b/${aliceDoc}`);
-    const row = await callTool<{ binding: { contentTokenCount: number } }>(restContext(w.deps, alice.caller), 'get_binding', { id: aliceDoc, tier: '2' });
+    const row = await callTool(restContext(w.deps, alice.caller), TOOLS.get_binding, { id: aliceDoc, tier: '2' });
     expect(html).toContain('What an assistant loads');
     expect(html).toContain(`${row.binding.contentTokenCount} tokens of Markdown`);
     expect(html).toMatch(/v2<\/a> <span class="prov prov-llm"[^>]*>🤖 Assistant · <span class="model">claude-test-1/);
@@ -223,11 +225,11 @@ describe('writing', () => {
     expect((await alice.post(`/sets/${setId}/items`, { action: 'move', bindingId: ids[4]!, position: 0 })).status).toBe(303);
     expect((await alice.post(`/sets/${setId}/items`, { action: 'pin', bindingId: ids[0]!, version: 1 })).status).toBe(303);
     const ctx = restContext(w.deps, alice.caller);
-    const set = await callTool<{ items: { id: string; pinned: boolean }[] }>(ctx, 'get_set', { id: setId });
+    const set = await callTool(ctx, TOOLS.get_set, { id: setId });
     expect(set.items.map((i) => i.id)).toEqual([4, 0, 1, 2, 3].map((k) => ids[k]!));
     expect(set.items[1]!.pinned).toBe(true);
     const { html } = await alice.page(`/sets/${setId}?maxTokens=900&tier=2&strategy=fill&fallback=no`);
-    const packed = await callTool<{ budget: { included: { id: string }[]; omitted: { id: string }[]; usedTokens: number } }>(ctx, 'get_set_context', { setId, maxTokens: 900, tier: '2', strategy: 'fill', fallback: false });
+    const packed = await callTool(ctx, TOOLS.get_set_context, { setId, maxTokens: 900, tier: '2', strategy: 'fill', fallback: false });
     const fits = packed.budget.included.length;
     const misses = packed.budget.omitted.length;
     expect(fits).toBeGreaterThan(0);

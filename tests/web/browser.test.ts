@@ -13,7 +13,7 @@ import { createSet, setContents, readSet } from '../../core/services/sets.ts';
 import { createLoginLink } from '../../core/web/session.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import type { Caller } from '../../core/context.ts';
-import { freePort, ROOT } from '../adapters/targets.ts';
+import { freePort, ROOT } from '../../support/targets.ts';
 import { webWorld, type WebWorld } from './web-world.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

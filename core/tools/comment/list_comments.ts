@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { bindingId, cursorSchema, limitSchema } from '../schema.ts';
-import { listCommentRows } from '../../../db/store/comments.ts';
 import { readBinding } from '../../services/bindings.ts';
 import { paginate, readCursor } from '../../cursor.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { paginationView } from '../views.ts';
 import { groupsUnderCap } from '../cap-lines.ts';
 import { commentPieces, commentView, toCommentView, type CommentView } from './comment-view.ts';
-import { freshCommentCounts } from '../../services/comments.ts';
+import { listComments } from '../../services/comments.ts';
 
 export const listCommentsTool = defineTool({
   name: 'list_comments',
@@ -29,8 +28,7 @@ export const listCommentsTool = defineTool({
     const binding = await readBinding(ctx, ctx.caller, args.id, { version: args.version });
     const scope = `comments:${args.id}:${args.version ?? ''}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const { rows, total } = await listCommentRows(ctx.db, args.id, { version: args.version, offset, limit: args.limit });
-    await freshCommentCounts(ctx, rows);
+    const { rows, total } = await listComments(ctx, binding, { version: args.version, offset, limit: args.limit });
     const on = args.version ? ` on v${args.version}` : '';
     const pieces: Piece[] = [line(`## ${total} comment${total === 1 ? '' : 's'}${on} on ${args.id} ("${binding.name.replace(/\s+/g, ' ')}")`)];
     // Long comments can pass the response cap before `limit` does: the page then ends early and the

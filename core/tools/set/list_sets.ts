@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, limitSchema, spaceRef } from '../schema.ts';
-import { listSetRows } from '../../../db/store/sets.ts';
+import { listSets } from '../../services/sets.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { paginate, readCursor } from '../../cursor.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
@@ -24,7 +24,7 @@ export const listSetsTool = defineTool({
     const space = args.space ? await resolveSpace(ctx, ctx.caller, args.space) : undefined;
     const scope = `sets:${space?.id ?? '*'}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const { rows, total } = await listSetRows(ctx.db, ctx.caller.id, { spaceId: space?.id, offset, limit: args.limit });
+    const { rows, total } = await listSets(ctx, ctx.caller, { spaceId: space?.id, offset, limit: args.limit });
     const all = rows.map((r) => ({
       id: r.id,
       name: r.name,

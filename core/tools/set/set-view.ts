@@ -3,6 +3,7 @@ import type { SetWithSpace } from '../../../db/store/sets.ts';
 import type { SetContents } from '../../services/sets.ts';
 import { tierCost } from '../../budget/tier.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
+import { squashSpace } from '../../text.ts';
 
 const tierTokens = z.object({ '1': z.number(), '1.5': z.number(), '2': z.number() });
 
@@ -84,6 +85,7 @@ export function skippedCount(skipped: SetContents['skipped']): Piece[] {
   return skipped.length ? [line(`Skipped: ${skipped.length} (listed in skipped).`)] : [];
 }
 
+/** A set or item name in a set listing: white space squashed (core/text.ts), at most 200 characters. */
 export function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return squashSpace(s).slice(0, 200);
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, limitSchema } from '../schema.ts';
-import { listSharesOfTarget, listSharesOfUser, listSharesToUser } from '../../../db/store/shares.ts';
-import { resolveShareTarget } from '../../services/shares.ts';
+import { listShares, resolveShareTarget } from '../../services/shares.ts';
 import { paginate, readCursor } from '../../cursor.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { paginationView } from '../views.ts';
@@ -31,11 +30,7 @@ export const listSharesTool = defineTool({
     const target = args.target ? await resolveShareTarget(ctx, ctx.caller, args.target) : undefined;
     const scope = `shares:${target?.id ?? (args.incoming ? 'in' : '*')}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const { rows, total, pending } = target
-      ? { ...(await listSharesOfTarget(ctx.db, target.type, target.id, offset, args.limit)), pending: 0 }
-      : args.incoming
-        ? await listSharesToUser(ctx.db, ctx.caller.id, offset, args.limit)
-        : { ...(await listSharesOfUser(ctx.db, ctx.caller.id, offset, args.limit)), pending: 0 };
+    const { rows, total, pending } = await listShares(ctx, ctx.caller, { target, incoming: args.incoming }, offset, args.limit);
     const all = rows.map(toShareView);
     const pieces: Piece[] = [line(`## ${total} live share${total === 1 ? '' : 's'}${whose(target?.label, args.incoming, pending)}`)];
     const kept = itemsUnderCap(pieces, all.map(shareLine), ctx);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, limitSchema } from '../schema.ts';
-import { listSpaceRows } from '../../../db/store/spaces.ts';
+import { listSpaces } from '../../services/spaces.ts';
 import { paginate, readCursor } from '../../cursor.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { paginationView } from '../views.ts';
@@ -32,7 +32,7 @@ export const listSpacesTool = defineTool({
   async handler(args, ctx) {
     const scope = `spaces:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const { rows, total } = await listSpaceRows(ctx.db, ctx.caller.id, offset, args.limit);
+    const { rows, total } = await listSpaces(ctx, ctx.caller, offset, args.limit);
     const all = rows.map((r) => ({
       id: r.id,
       slug: `@${r.slug}`,

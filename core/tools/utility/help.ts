@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { BinderyError } from '../../errors.ts';
-import { getHelpTopic, listHelpTopics } from '../../../db/store/help.ts';
-import { ensureHelpTopicsOnce, freshHelpCounts } from '../../services/help.ts';
+import { readHelpTopic, readHelpTopics } from '../../services/help.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 
 const topicEntry = z.object({ topic: z.string(), title: z.string(), tokenCount: z.number() });
@@ -24,8 +23,7 @@ export const helpTool = defineTool({
   bound: { kind: 'tokens', maxTokens: 2_000 },
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
-    await ensureHelpTopicsOnce(ctx);
-    const all = await freshHelpCounts(ctx, await listHelpTopics(ctx.db));
+    const all = await readHelpTopics(ctx);
     if (!args.topic) {
       // `start` first: it is the one to read before the others.
       const topics = [...all]
@@ -35,8 +33,7 @@ export const helpTool = defineTool({
       for (const t of topics) pieces.push(line(`- ${t.topic} · ${t.title} · ${t.tokenCount} tokens`));
       return { pieces, data: { topics } };
     }
-    const found = await getHelpTopic(ctx.db, args.topic.toLowerCase());
-    const topic = found && (await freshHelpCounts(ctx, [found]))[0];
+    const topic = await readHelpTopic(ctx, args.topic.toLowerCase());
     if (!topic) {
       throw new BinderyError('NOT_FOUND', `topic: there is no help topic "${args.topic}"; topics are ${all.map((t) => t.topic).join(', ')}`, 'topic', 'Call help with one of those topics.');
     }

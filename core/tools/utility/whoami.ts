@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { listSpaceRows } from '../../../db/store/spaces.ts';
+import { listSpaces } from '../../services/spaces.ts';
 import { line } from '../../tokens/doc.ts';
 import { MAX_SET_ITEMS } from '../../services/sets.ts';
 import { MIN_BUDGET_TOKENS } from '../packed-list.ts';
@@ -33,7 +33,7 @@ export const whoamiTool = defineTool({
   bound: { kind: 'tokens', maxTokens: 600 },
   annotations: { readOnlyHint: true },
   async handler(_args, ctx) {
-    const { rows, total } = await listSpaceRows(ctx.db, ctx.caller.id, 0, SPACES_SHOWN);
+    const { rows, total } = await listSpaces(ctx, ctx.caller, 0, SPACES_SHOWN);
     const spaces = rows.map((r) => ({ id: r.id, slug: `@${r.slug}`, visibility: r.visibility, personal: r.personal, access: r.access }));
     const listed = ctx.session.visibleTools().length;
     const limits = {

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { bindingId, cursorSchema, limitSchema } from '../schema.ts';
-import { readBinding } from '../../services/bindings.ts';
-import { listVersionRows } from '../../../db/store/bindings.ts';
+import { listVersions, readBinding } from '../../services/bindings.ts';
 import { paginate, readCursor } from '../../cursor.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { paginationView } from '../views.ts';
 import { itemsUnderCap } from '../cap-lines.ts';
-import { freshCounts } from '../../services/counts.ts';
 
 const versionItem = z.object({
   version: z.number(),
@@ -33,8 +31,7 @@ export const listVersionsTool = defineTool({
     const binding = await readBinding(ctx, ctx.caller, args.id);
     const scope = `versions:${args.id}:${args.limit}`;
     const offset = await readCursor(ctx.db, args.cursor, scope);
-    const { rows, total } = await listVersionRows(ctx.db, args.id, offset, args.limit);
-    await freshCounts(ctx, rows.map((v) => Object.assign(v, { bindingId: binding.bindingId, spaceSlug: binding.spaceSlug, bindingSlug: binding.bindingSlug })));
+    const { rows, total } = await listVersions(ctx, binding, offset, args.limit);
     const all = rows.map((v) => ({
       version: v.number,
       name: v.name,

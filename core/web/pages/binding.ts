@@ -1,28 +1,27 @@
-import { listVersionRows, versionContent } from '../../../db/store/bindings.ts';
-import { canComment } from '../../../db/store/comments.ts';
 import { tierCost } from '../../budget/tier.ts';
 import { fail } from '../../errors.ts';
 import { renderMarkdown } from '../../http/markdown.ts';
-import { callTool } from '../../http/rest-tools.ts';
-import { deleteBinding, readBinding } from '../../services/bindings.ts';
-import { addComment, deleteComment } from '../../services/comments.ts';
+import { callTool } from '../../tools/call.ts';
+import { TOOLS } from '../../tools/registry.ts';
+import { contentOf, deleteBinding, listVersions, readBinding } from '../../services/bindings.ts';
+import { addComment, deleteComment, mayComment } from '../../services/comments.ts';
 import { deletedBindings, restoreBinding } from '../../services/restore.ts';
 import type { CommentView } from '../../tools/comment/comment-view.ts';
-import type { ShareView } from '../../tools/share/share-view.ts';
 import { html, num, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
-import { HUMAN } from './common.ts';
+import { HUMAN } from '../../context.ts';
 import { lineDiffPaced, type LineDiff } from '../line-diff.ts';
 import { createWorkGate } from '../work-gate.ts';
 import { shareForm, shareRows } from './shares.ts';
+import { idPattern } from '../../ids.ts';
 
 // A binding's page: the version (current or `?v=`), its exact cost per tier, every version with its
 // provenance, a diff between any two, comments (people and assistants told apart) and, for its owner,
 // edit, delete and sharing. Every read is access-checked by readBinding first: what a person may not
 // read is the one 404.
 
-const ID = '(bnd_[A-Za-z0-9_-]{1,64})';
+const ID = `(${idPattern('bnd')})`;
 const versionParam = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : undefined);
 
 /** Unchanged lines shown around each change; longer unchanged stretches fold into one line. */
@@ -99,12 +98,12 @@ ${mine || ownerView ? postButton(ctx.user, `/comments/${c.id}/delete`, 'Delete',
 async function show(ctx: WebContext, id: string): Promise<Response> {
   const asked = versionParam(ctx.url.searchParams.get('v'));
   const row = await readBinding(ctx.core, ctx.user.caller, id, { version: asked, withContent: true });
-  const content = row.content ?? (await versionContent(ctx.deps.db, id, row.number)) ?? '';
+  const content = await contentOf(ctx.core, row);
   const owner = row.spaceOwnerId === ctx.user.caller.id;
-  const versions = (await listVersionRows(ctx.deps.db, id, 0, 200)).rows;
-  const comments = (await callTool<{ comments: CommentView[] }>(ctx.tools(), 'list_comments', { id, limit: 50 })).comments;
-  const mayComment = await canComment(ctx.deps.db, ctx.user.caller.id, id);
-  const shares = owner ? (await callTool<{ shares: ShareView[] }>(ctx.tools(), 'list_shares', { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
+  const versions = (await listVersions(ctx.core, row, 0, 200)).rows;
+  const comments = (await callTool(ctx.tools(), TOOLS.list_comments, { id, limit: 50 })).comments;
+  const commentable = await mayComment(ctx.core, ctx.user.caller, id);
+  const shares = owner ? (await callTool(ctx.tools(), TOOLS.list_shares, { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
   const current = row.number === row.currentVersion;
   const prev = versions.find((v) => v.number === row.number - 1);
   const body = html`<p class="meta"><a href="/?space=${row.spaceSlug}">@${row.spaceSlug}</a> · <a href="/@${row.spaceSlug}/${row.bindingSlug}">public address</a></p>
@@ -133,7 +132,7 @@ ${v.number > 1 ? html` <a href="/b/${id}/diff?from=${v.number - 1}&amp;to=${v.nu
 <section id="comments" aria-labelledby="comments-h"><h2 id="comments-h">Comments (${comments.length})</h2>
 ${comments.map((c) => commentItem(ctx, c, owner))}
 ${
-  mayComment
+  commentable
     ? html`<form method="post" action="/b/${id}/comments">${csrfField(ctx.user)}<label for="comment">Add a comment (Markdown)</label><textarea id="comment" name="body" rows="3" required maxlength="4000"></textarea>
 <input type="hidden" name="version" value="${asked ?? ''}"><p><button type="submit">Comment</button></p></form>`
     : ''
@@ -148,7 +147,7 @@ async function diff(ctx: WebContext, id: string): Promise<Response> {
   if (from === undefined || to === undefined) throw fail.invalid('from', 'from and to must be version numbers');
   const a = await readBinding(ctx.core, ctx.user.caller, id, { version: from, withContent: true });
   const b = await readBinding(ctx.core, ctx.user.caller, id, { version: to, withContent: true });
-  const text = async (r: typeof a) => r.content ?? (await versionContent(ctx.deps.db, id, r.number)) ?? '';
+  const text = (r: typeof a) => contentOf(ctx.core, r);
   const side = (r: typeof a) => html`v${r.number} ${provenance(r.source, r.model)} <span class="meta">${when(r.createdAt)} · ${num(r.contentTokenCount)} tokens</span>`;
   const summaryChanged = a.summary !== b.summary;
   const views = await diffViews([...(summaryChanged ? [[a.summary, b.summary] as [string, string]] : []), [await text(a), await text(b)]]);

@@ -11,7 +11,8 @@ import { html, num, when, type Html } from '../html.ts';
 import { csrfField, layout, page, provenance, redirect, tierCosts } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { signInPage } from './auth.ts';
-import { HUMAN, spaceOptions, writableSpaces } from './common.ts';
+import { HUMAN } from '../../context.ts';
+import { spaceOptions, writableSpaces } from './common.ts';
 
 // `/`: the bindings a person can read, newest first, or search results (the search_bindings service:
 // BM25 over the same index, with each hit's best section and excerpt), filtered by space and by who

@@ -1,9 +1,6 @@
-import type { Provenance } from '../../context.ts';
-import { callTool } from '../../http/rest-tools.ts';
+import { callTool } from '../../tools/call.ts';
+import { TOOLS } from '../../tools/registry.ts';
 import type { WebContext } from '../route.ts';
-
-/** Every write from the web app is a person's (CONTRACT §3). */
-export const HUMAN: Provenance = { source: 'human', model: null };
 
 export interface SpaceItem {
   id: string;
@@ -22,7 +19,7 @@ export interface SpaceItem {
  * them `@alice` for a model, and pages that add their own `@` showed "@@alice" in every space menu.
  */
 export async function spaceOptions(ctx: WebContext): Promise<SpaceItem[]> {
-  const { spaces } = await callTool<{ spaces: SpaceItem[] }>(ctx.tools(), 'list_spaces', { limit: 100 });
+  const { spaces } = await callTool(ctx.tools(), TOOLS.list_spaces, { limit: 100 });
   return spaces.map((s) => ({ ...s, slug: s.slug.replace(/^@/, '') }));
 }
 

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { versionContent } from '../../../db/store/bindings.ts';
 import { BinderyError } from '../../errors.ts';
 import { renderMarkdown } from '../../http/markdown.ts';
 import { parseInput } from '../../http/validate.ts';
-import { readBinding, updateBinding } from '../../services/bindings.ts';
+import { contentOf, readBinding, updateBinding } from '../../services/bindings.ts';
 import { content, keyPoints, name, summary } from '../../tools/schema.ts';
 import { html, trusted, when, type Html } from '../html.ts';
 import { csrfField, layout, page, provenance, redirect } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { diffViews } from './binding.ts';
 import { linesOf } from './bindings.ts';
-import { HUMAN } from './common.ts';
+import { HUMAN } from '../../context.ts';
+import { idPattern } from '../../ids.ts';
 
 // Editing writes a new version as the person (source human) with `expectedVersion`: if someone (or
 // an assistant) saved a version meanwhile, nothing is overwritten. The page then shows theirs and
@@ -18,7 +18,7 @@ import { HUMAN } from './common.ts';
 // (now expecting their version) puts yours on top. Preview renders the Markdown on the server, so it
 // works without JavaScript.
 
-const ID = '(bnd_[A-Za-z0-9_-]{1,64})';
+const ID = `(${idPattern('bnd')})`;
 
 const updateInput = z.strictObject({ name: name(), summary: summary(), content: content(), keyPoints: keyPoints(), expectedVersion: z.number().int().min(1) });
 
@@ -51,7 +51,7 @@ async function editPage(ctx: WebContext, id: string): Promise<Response> {
     name: row.name,
     summary: row.summary,
     keyPoints: row.keyPoints.join('\n'),
-    content: row.content ?? (await versionContent(ctx.deps.db, id, row.number)) ?? '',
+    content: await contentOf(ctx.core, row),
     expectedVersion: row.currentVersion,
   };
   return page(layout(`Edit ${row.name}`, ctx.user, editForm(ctx, id, draft, {})));
@@ -82,7 +82,7 @@ async function save(ctx: WebContext, id: string): Promise<Response> {
     }
     // Someone saved first: show theirs, keep yours in the form (now on top of theirs).
     const theirs = await readBinding(ctx.core, ctx.user.caller, id, { withContent: true });
-    const theirContent = theirs.content ?? (await versionContent(ctx.deps.db, id, theirs.number)) ?? '';
+    const theirContent = await contentOf(ctx.core, theirs);
     const views = await diffViews([[theirContent, draft.content]]);
     // Turned away by the diff gate: the conflict page still keeps both texts, only the diff is left out.
     const changes = views ? views[0]! : html`<p class="note">Bindery is busy; the line-by-line differences are left out this time.</p>`;

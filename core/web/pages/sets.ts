@@ -1,28 +1,27 @@
 import { tierCost, type Tier } from '../../budget/tier.ts';
 import { clip } from '../../clip.ts';
 import { fail } from '../../errors.ts';
-import { callTool } from '../../http/rest-tools.ts';
+import { callTool } from '../../tools/call.ts';
+import { TOOLS } from '../../tools/registry.ts';
 import { listBindings } from '../../services/find.ts';
 import { createSet, deleteSet, editSetItems, readSet, setContents } from '../../services/sets.ts';
 import type { ItemEdits } from '../../services/set-edits.ts';
-import type { BudgetReport } from '../../tools/packed-list.ts';
-import type { SetView } from '../../tools/set/set-view.ts';
 import { html, num, when, type Html } from '../html.ts';
 import { csrfField, layout, page, postButton, provenance, redirect, tierCosts } from '../layout.ts';
 import type { WebContext, WebRoute } from '../route.ts';
 import { writableSpaces } from './common.ts';
 import { shareForm, shareRows } from './shares.ts';
-import type { ShareView } from '../../tools/share/share-view.ts';
+import { idPattern } from '../../ids.ts';
 
 // Sets: ordered lists of bindings an assistant loads in one call. The set page shows each item's
 // exact cost per tier and a budget preview computed by get_set_context itself (the same packer, the
 // same framing), so "these fit, these do not" is exactly what an assistant would get.
 
-const ID = '(set_[A-Za-z0-9_-]{1,64})';
+const ID = `(${idPattern('set')})`;
 const TIERS: Tier[] = ['1', '1.5', '2'];
 
 async function list(ctx: WebContext, error?: string): Promise<Response> {
-  const sets = (await callTool<{ sets: SetView[] }>(ctx.tools(), 'list_sets', { limit: 100 })).sets;
+  const sets = (await callTool(ctx.tools(), TOOLS.list_sets, { limit: 100 })).sets;
   const spaces = await writableSpaces(ctx);
   const body = html`<h1>Sets</h1>
 ${sets.length ? html`<ul class="list">${sets.map((s) => html`<li><a href="/sets/${s.id}"><strong>${s.name}</strong></a> <span class="meta">${s.space} · ${s.itemCount} item${s.itemCount === 1 ? '' : 's'} · updated ${when(s.updatedAt)}</span><div>${tierCosts(s.tierTokens)}</div></li>`)}</ul>` : html`<p>No sets yet.</p>`}
@@ -49,13 +48,13 @@ async function show(ctx: WebContext, id: string): Promise<Response> {
   const contents = await setContents(ctx.core, ctx.user.caller, set);
   const owner = set.spaceOwnerId === ctx.user.caller.id;
   const b = budgetArgs(ctx);
-  const preview = (await callTool<{ budget: BudgetReport }>(ctx.tools(), 'get_set_context', { setId: id, ...b })).budget;
+  const preview = (await callTool(ctx.tools(), TOOLS.get_set_context, { setId: id, ...b })).budget;
   const fit = new Map(preview.included.map((i) => [i.id, i]));
   const names = new Map(contents.items.map((it) => [it.row.bindingId, it.row.name]));
   const n = contents.items.length;
   const inSet = new Set(contents.items.map((i) => i.row.bindingId));
   const candidates = owner ? (await listBindings(ctx.core, ctx.user.caller, { offset: 0, limit: 200 })).rows.filter((r) => !inSet.has(r.bindingId)) : [];
-  const shares = owner ? (await callTool<{ shares: ShareView[] }>(ctx.tools(), 'list_shares', { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
+  const shares = owner ? (await callTool(ctx.tools(), TOOLS.list_shares, { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
   const item = (it: (typeof contents.items)[number], i: number) => {
     const r = it.row;
     const got = fit.get(r.bindingId);
@@ -102,7 +101,7 @@ ${
 
 function editsFrom(form: URLSearchParams, contents: { stored: { bindingId: string }[] }): ItemEdits {
   const bindingId = form.get('bindingId') ?? '';
-  if (!/^bnd_[A-Za-z0-9_-]{1,64}$/.test(bindingId)) throw fail.invalid('bindingId', 'choose a binding');
+  if (!new RegExp(`^${idPattern('bnd')}$`).test(bindingId)) throw fail.invalid('bindingId', 'choose a binding');
   const position = Number(form.get('position'));
   const version = Number(form.get('version'));
   const at = contents.stored.findIndex((s) => s.bindingId === bindingId);

@@ -1,4 +1,5 @@
-import { callTool } from '../../http/rest-tools.ts';
+import { callTool } from '../../tools/call.ts';
+import { TOOLS } from '../../tools/registry.ts';
 import { acceptShare, createShare, revokeShare, shareLinkUrls } from '../../services/shares.ts';
 import type { ShareView } from '../../tools/share/share-view.ts';
 import { fail } from '../../errors.ts';
@@ -33,8 +34,8 @@ export function shareForm(ctx: WebContext, target: string, back: string): Html {
 }
 
 async function list(ctx: WebContext): Promise<Response> {
-  const mine = (await callTool<{ shares: ShareView[] }>(ctx.tools(), 'list_shares', { limit: 100 })).shares.filter((s) => !s.revoked && s.createdBy === `@${ctx.user.caller.handle}`);
-  const incoming = (await callTool<{ shares: ShareView[] }>(ctx.tools(), 'list_shares', { incoming: true, limit: 100 })).shares.filter((s) => !s.revoked);
+  const mine = (await callTool(ctx.tools(), TOOLS.list_shares, { limit: 100 })).shares.filter((s) => !s.revoked && s.createdBy === `@${ctx.user.caller.handle}`);
+  const incoming = (await callTool(ctx.tools(), TOOLS.list_shares, { incoming: true, limit: 100 })).shares.filter((s) => !s.revoked);
   const targetLink = (s: ShareView) => {
     const path = s.target.type === 'binding' ? `/b/${s.target.id}` : s.target.type === 'set' ? `/sets/${s.target.id}` : `/?space=${s.target.id}`;
     return html`<a href="${path}">${s.target.label ?? s.target.id}</a>`;

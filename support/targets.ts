@@ -6,16 +6,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig } from '../../core/index.ts';
-import { createApiKey } from '../../core/http/auth.ts';
-import { createBinding } from '../../core/services/bindings.ts';
-import { ensureCaller, ensureStoredCountsOnce } from '../../core/services/prepare.ts';
-import { revokeApiKey } from '../../db/store/api-keys.ts';
-import { createDatabase, migrate } from '../../db/index.ts';
-import type { BinderyDb } from '../../db/types.ts';
-import { testCounter } from '../helpers.ts';
+import { parseConfig } from '../core/index.ts';
+import { createApiKey } from '../core/http/auth.ts';
+import { createBinding } from '../core/services/bindings.ts';
+import { ensureCaller, ensureStoredCountsOnce } from '../core/services/prepare.ts';
+import { revokeApiKey } from '../db/store/api-keys.ts';
+import { createDatabase, migrate } from '../db/index.ts';
+import type { BinderyDb } from '../db/types.ts';
+import { testCounter } from './tokens.ts';
 
-export const ROOT = join(import.meta.dir, '..', '..');
+export const ROOT = join(import.meta.dir, '..');
 /**
  * The Deno executable the `deno` npm package ships (its platform package, or the copy its launcher
  * makes). Spawned directly: node_modules/.bin/deno is a Node launcher, and killing it would orphan Deno.
@@ -194,7 +194,7 @@ export function remoteUnavailable(): string | undefined {
 }
 
 async function seededRemote(publicUrl: string): Promise<Seed> {
-  const { createWebDatabase } = await import('../../db/client-web.ts');
+  const { createWebDatabase } = await import('../db/client-web.ts');
   const database = createWebDatabase({ url: REMOTE_URL!, authToken: REMOTE_TOKEN });
   await migrate(database.db);
   const seed = await seedWorld(database.db, publicUrl);
@@ -214,7 +214,7 @@ export async function remoteBunHttpTarget(): Promise<Target> {
 
 /** The edge handler (its default @libsql/client/web storage) served by Bun on loopback. */
 export async function remoteEdgeTarget(): Promise<Target> {
-  const { createFetchHandler } = await import('../../adapters/edge.ts');
+  const { createFetchHandler } = await import('../adapters/edge.ts');
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const seed = await seededRemote(url);
@@ -250,7 +250,7 @@ export async function buildWorker(outdir: string): Promise<{ modules: { type: 'E
 
 export async function workerdTarget(): Promise<Target> {
   const { Miniflare } = await import('miniflare');
-  const { createD1Database } = await import('../../db/client-web.ts');
+  const { createD1Database } = await import('../db/client-web.ts');
   const dir = mkdtempSync(join(tmpdir(), 'bindery-worker-'));
   const { modules } = await buildWorker(dir);
   const port = freePort();

@@ -1,10 +1,10 @@
 // Shared by the outside-client suites (conformance.test.ts, matrix.test.ts, scripts/client-matrix.ts):
-// the real servers of tests/adapters/targets.ts behind one name each, a loopback proxy that adds the
+// the real servers of support/targets.ts behind one name each, a loopback proxy that adds the
 // bearer key for clients that cannot send one, and a runner for the official conformance CLI.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bunHttpTarget, denoTarget, denoUnavailable, ROOT, seededFile, workerdTarget, type Target } from '../adapters/targets.ts';
+import { bunHttpTarget, denoTarget, denoUnavailable, ROOT, seededFile, workerdTarget, type Target } from '../targets.ts';
 
 export type TransportName = 'stdio' | 'http-sessions' | 'http-stateless' | 'deno-edge' | 'workerd-edge';
 export const HTTP_TRANSPORTS: readonly TransportName[] = ['http-sessions', 'http-stateless', 'deno-edge', 'workerd-edge'];

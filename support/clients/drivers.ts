@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../adapters/targets.ts';
+import { ROOT } from '../targets.ts';
 import type { Endpoint } from './harness.ts';
 
 export type ClientName = 'sdk-client' | 'ai-sdk' | 'inspector-cli';

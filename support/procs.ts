@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 
-export const ROOT = join(import.meta.dir, '../..');
+export const ROOT = join(import.meta.dir, '..');
 
 export interface CliResult {
   code: number | null;
