@@ -1,4 +1,4 @@
-// First impression (issue 21): a client spawns the server over stdio, initializes and calls one
+// First impression: a client spawns the server over stdio, initializes and calls one
 // tool; the clock stops at that tool's answer. Bindery, started as `bindery connect` configures it
 // (`bun adapters/cli.ts stdio`, on a database an earlier launch made), is timed against the reference
 // memory server (@modelcontextprotocol/server-memory under Node, search_nodes) in the same run,

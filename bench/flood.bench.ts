@@ -1,4 +1,4 @@
-// Issue 19: does `bun run serve` keep serving everyone while it is attacked? 16 normal clients call
+// Does `bun run serve` keep serving everyone while it is attacked? 16 normal clients call
 // `get_binding` tier 1 in a closed loop, first on a quiet server, then while, at once, anonymous
 // registrations (every field at its limit), junk paths under /api/ and web diff requests on two
 // unrelated ~935 KB versions flood it from the same machine. Goal: the normal clients' p99 stays
@@ -131,7 +131,7 @@ export async function run(): Promise<BenchSection> {
     const loud = await normalLoad(base, key, call);
     const counts = await attack.stop();
     const series = (await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${env.BINDERY_METRICS_TOKEN}` } })).text()).split('\n').filter((l) => l.startsWith('bindery_http_requests_total{')).length;
-    // No answer inside the window at all (as before issue 19's fixes) counts as unbounded.
+    // No answer inside the window at all (as before the flood limits) counts as unbounded.
     const ratio = loud.n ? loud.p99 / quiet.p99 : Infinity;
     const pair = (l: { p50: number; p99: number; n: number }) => (l.n ? `${round(l.p50)} / ${round(l.p99)}` : `no answer within ${MEASURE_MS / 1000} s`);
     const fmt = (c: Record<number, number>) => Object.entries(c).map(([s, n]) => `${n}×${s}`).join(', ');

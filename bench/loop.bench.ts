@@ -1,4 +1,4 @@
-// Issue 20, the scripted stand-in for the model-in-the-loop harness (bench/loop): no model, one fixed
+// The scripted stand-in for the model-in-the-loop harness (bench/loop): no model, one fixed
 // call per question. Each corpus of bench/loop is imported as `bindery import` does into an in-memory
 // Bindery; a lazy-mode MCP client reads the always-listed definitions once (model-visible tokens, as the
 // lock counts them), then asks every question of questions-<corpus>.json with one `search_bindings
@@ -65,5 +65,5 @@ export async function run(): Promise<BenchSection> {
       });
     }
   }
-  return { title: 'model-in-the-loop stand-in (issue 20)', rows };
+  return { title: 'model-in-the-loop stand-in', rows };
 }

@@ -1,4 +1,4 @@
-// A look at search as a model sees it (issue 20): ten everyday questions of our own, asked through a
+// A look at search as a model sees it: ten everyday questions of our own, asked through a
 // real MCP Client against the third-party READMEs the everyday bench imports. For each question it
 // prints the default (passage) response with its exact token count, the tier-1 response's count for
 // comparison, and the section read a model would make next (get_binding {id, section}) with its count.

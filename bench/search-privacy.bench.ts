@@ -1,4 +1,4 @@
-// Issue 19 item 1: what the order of search results still says about other users' private documents.
+// What the order of search results still says about other users' private documents.
 // FTS5's bm25() weighs words by index-wide counts (documents, average length, documents per word), so
 // another user's private documents holding a word can move the order of a caller's own hits (every
 // figure search prints is counted over the caller's scope: db/store/search-stats.ts). Measured on the

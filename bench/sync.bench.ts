@@ -1,4 +1,4 @@
-// Issue 21, `bindery sync` at scale: a first sync of a folder of 10,000 Markdown files into an empty
+// `bindery sync` at scale: a first sync of a folder of 10,000 Markdown files into an empty
 // space (BINDERY_BENCH_SYNC_FILES changes the count), a pass with nothing changed, a pass after one
 // file changed (it should cost about one file, not 10,000: the ratio is reported), one after an
 // assistant's edit is written back, and `--watch` reacting to an edit in the folder and to one made
@@ -110,7 +110,7 @@ export async function run(): Promise<BenchSection> {
     const f = percentiles(folderMs);
     const b = percentiles(binderyMs);
     return {
-      title: 'Folder sync (issue 21)',
+      title: 'Folder sync',
       rows: [
         { metric: `first sync of ${FILES.toLocaleString('en-US')} files (all new)`, value: round(firstMs / 1000, 1), unit: 's' },
         { metric: 'first sync, per file', value: round(perFile, 2), unit: 'ms' },

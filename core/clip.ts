@@ -1,5 +1,5 @@
 /**
- * The one way Bindery shortens text (issue 19, 10c): `text` whole when it has at most `max` UTF-16
+ * The one way Bindery shortens text: `text` whole when it has at most `max` UTF-16
  * units, else cut so that the result, its closing "…" included, has at most `max`. The cut never
  * splits a surrogate pair, so a clipped value is always well-formed when the input is (a lone
  * surrogate is stored as U+FFFD by libSQL and would then not be the text that was counted).

@@ -186,7 +186,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   }
 
   /**
-   * A write's commit point (issue 19, 10d). A cancellation that came first has aborted the signal:
+   * A write's commit point. A cancellation that came first has aborted the signal:
    * nothing is written and the call answers nothing (the SDK drops a cancelled request's answer).
    * Past this point a cancellation is ignored and the call answers with what it wrote. Both steps
    * are synchronous, so a cancellation lands wholly before or wholly after.

@@ -1,4 +1,4 @@
-// The Bindery agent's one command (issue 20, model in the loop):
+// The Bindery agent's one command:
 //   bun bench/loop/bindery-call.ts --list-tools            the tool definitions a client lists (lazy default)
 //   bun bench/loop/bindery-call.ts <tool> '<json args>'    one tool call; prints exactly the text the model reads
 //   bun bench/loop/bindery-call.ts --answer '<text>'       records the final answer (not counted)

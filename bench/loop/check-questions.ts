@@ -1,4 +1,4 @@
-// Checks the question sets of bench/loop (issue 20): `bun bench/loop/check-questions.ts`. Every question
+// Checks the question sets of bench/loop: `bun bench/loop/check-questions.ts`. Every question
 // names a file of its corpus, its `evidence` is a literal passage of that file, and the expected answer
 // (or an accepted form) appears in that passage as report.ts grades it; ids are unique and both halves
 // are the same size give or take one.

@@ -1,4 +1,4 @@
-// The two corpora of the model-in-the-loop harness (issue 20), as folders of Markdown that both agents
+// The two corpora of the model-in-the-loop harness, as folders of Markdown that both agents
 // read: `thirdparty` (the README.md files listed in thirdparty-files.txt, copied out of node_modules,
 // which bun.lock keeps fixed) and `private` (bench/loop/private/*.md, documents of a made-up company
 // that no model has seen).

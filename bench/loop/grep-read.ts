@@ -1,4 +1,4 @@
-// The grep agent's one command (issue 20, model in the loop), over the same corpus files as Bindery's:
+// The grep agent's one command, over the same corpus files as Bindery's:
 //   bun bench/loop/grep-read.ts --list-tools                  the two tool definitions (fixed text, counted)
 //   bun bench/loop/grep-read.ts grep '<regex>' [--files]      matching lines as file:line:text, or file names
 //   bun bench/loop/grep-read.ts read <file> <start> <end>     lines start..end of a file as line:text

@@ -1,4 +1,4 @@
-// Sums a model-in-the-loop log (issue 20): `bun bench/loop/report.ts <log.jsonl> [--verbose] [--json]`.
+// Sums a model-in-the-loop log: `bun bench/loop/report.ts <log.jsonl> [--verbose] [--json]`.
 // Per agent and corpus, on the tuning half, the held-out half and both: questions, right answers (graded
 // against questions-<corpus>.json: an accepted variant appears in the answer, case and punctuation aside),
 // definitions tokens (the tool list the agent read), call tokens per question and per right answer

@@ -10,7 +10,7 @@ import { noStoreJson, oauthError } from './wire.ts';
 
 // RFC 7591 dynamic registration, public clients only: no secret is issued, the client proves itself
 // at the token endpoint with PKCE. Registration is open (MCP clients register themselves), so nothing
-// about it may grow without bound (issue 19: 2,000 anonymous calls had stored 60 MB):
+// about it may grow without bound (2,000 anonymous calls had stored 60 MB):
 //  - every field is bounded and a registration is at most REGISTRATION_LIMITS.bodyBytes; a field over
 //    its limit is refused naming it (nothing is cut silently);
 //  - each source address gets REGISTRATION_RATE (rate-limit.ts), before the body is even read;

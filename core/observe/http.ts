@@ -37,7 +37,7 @@ export function methodLabel(method: string): string {
  * The route a request took, as a label taken from the route tables (static paths, OAuth, the web
  * app's routes, REST, page shapes), never from the request: ids, slugs, secrets and query strings never
  * appear, and every path no route has shares `unmatched`. So the number of series is bounded by the
- * code, and no client can fill the registry's cap and blind it to real traffic (issue 19).
+ * code, and no client can fill the registry's cap and blind it to real traffic.
  */
 export function routeTemplate(path: string): string {
   if (STATIC_ROUTES.has(path) || isOAuthPath(path)) return path;

@@ -10,7 +10,7 @@ import type { Piece } from '../tokens/doc.ts';
 import { asksForCode, bestSection, excerptOf } from './excerpt.ts';
 import { queryTerms } from '../../db/text/analyzer.ts';
 
-/** `results[].match` of a search hit (CONTRACT §10). */
+/** `results[].match` of a search hit. */
 export const matchView = z.object({
   section: z.string(),
   heading: z.string(),

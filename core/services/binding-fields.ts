@@ -4,8 +4,7 @@ import { fail } from '../errors.ts';
 import type { RowCheck } from '../../db/dump/validate.ts';
 
 /**
- * The limits of a binding's fields, and the ONE validation every write path goes through (issue 19,
- * item 7): the tools, REST and web build their input schemas from the rules below, and the binding
+ * The limits of a binding's fields, and the ONE validation every write path goes through: the tools, REST and web build their input schemas from the rules below, and the binding
  * services (so import of either format too) and `bindery restore` check every version they write with
  * `checkVersionFields`, so no path can store what another would refuse.
  */

@@ -1,7 +1,13 @@
 // Reading Markdown text blocks as a careful reader does (core/services/card.ts uses it): the words a
 // reader sees, whether a block is prose worth quoting (not badges, a link menu, a callout, a command or
 // code), its sentences, and its lead once filing lines ("Owner: …", "Version 4.1 …") are left aside.
-import type { CardBlock } from './card.ts';
+
+/** A block of Markdown as the import reads it: a heading, or a text block (inline Markdown as written). */
+export interface CardBlock {
+  kind: 'heading' | 'text';
+  level: number;
+  text: string;
+}
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", middot: '·', mdash: '—', ndash: '–', hellip: '…', copy: '©' };
 

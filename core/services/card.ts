@@ -3,17 +3,12 @@
 // is often "Sponsors", "Install" or a logo, its first paragraph a row of badges or a language menu, and
 // its sections are bare headings; the name and summary are the heaviest ranking fields and the whole of
 // tier 1, so they are derived from the text that actually says what the document is.
-import { clip, isList, leadSentences, listLine, plainText, proseOf, substance } from './card-prose.ts';
+import { type CardBlock, clip, isList, leadSentences, listLine, plainText, proseOf, substance } from './card-prose.ts';
 
-/** A block of Markdown as the import reads it: a heading, or a text block (inline Markdown as written). */
-export interface CardBlock {
-  kind: 'heading' | 'text';
-  level: number;
-  text: string;
-}
+export type { CardBlock };
 
 export interface CardHints {
-  /** The file's path as imported (`chalk/readme.md`, `docs/setup.md`). */
+  /** The file's path as imported (`chalk/readme.md`, `guides/setup.md`). */
   fileName: string;
   /** The project the file documents (the `name` of a package.json beside it), when known. */
   projectName?: string;

@@ -20,7 +20,7 @@ export const EXPORT_MARKER = 'export/1';
 /** The fields an exported file carries. */
 export interface ExportedBinding {
   id: string;
-  /** The binding's slug (its URL): import takes it again where it is free (issue 19, 10a). */
+  /** The binding's slug (its URL): import takes it again where it is free. */
   slug?: string;
   name: string;
   summary: string;

@@ -164,7 +164,7 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
   if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
   if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
   const doc: ImportedDoc & { model?: string | null } = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath, file.projectName);
-  // An export brings its provenance back (issue 19, 10a); a plain Markdown file is a person's write.
+  // An export brings its provenance back; a plain Markdown file is a person's write.
   const provenance = exported ? { source: exported.source, model: doc.model ?? null } : { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
   await deps.tokens.load();

@@ -1,4 +1,4 @@
-// A line diff whose cost is bounded by a step budget, whatever the inputs (issue 19 item 3: jsdiff spent
+// A line diff whose cost is bounded by a step budget, whatever the inputs (jsdiff spent
 // ~3 s of CPU per GET on two 1 MB versions before giving up, and four such GETs stalled /healthz).
 // Myers' O((N+M)·D) algorithm is output-sensitive: after the common head and tail are cut off (linear),
 // its cost grows with the number of differences D. Every diagonal it visits and every line it compares

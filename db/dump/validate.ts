@@ -4,7 +4,7 @@ import { isBlobValue, type DumpValue } from './format.ts';
 
 /**
  * What is wrong with one dumped row (the column and the rule), or undefined. A restore runs it on
- * every row before anything is committed (issue 19, item 5): a value the running code could not read
+ * every row before anything is committed: a value the running code could not read
  * back (text where a number belongs, a key_points that is not JSON) used to be committed and then
  * break the search index rebuild, leaving a database neither empty nor usable.
  */

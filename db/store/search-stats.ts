@@ -5,7 +5,7 @@ import type { BinderyDb } from '../types.ts';
 // which words are offered): documents holding each word and documents searched, counted over the
 // search's scope only, never the whole index. Counted index-wide, another user's private documents
 // moved them: as one added 0 → 3 documents holding a word, an outsider's `weakMatch.share` for it
-// went 0.03 → 0.34 (issue 19). FTS5's own bm25() still uses index-wide counts: docs/security.md.
+// went 0.03 → 0.34. FTS5's own bm25() still uses index-wide counts: docs/security.md.
 
 /** Documents holding each word and documents in all. */
 export interface Frequencies {

@@ -1,4 +1,4 @@
-// The one text analyzer (STYLE habit 14): which words of a text carry meaning and what they reduce to.
+// The one text analyzer: which words of a text carry meaning and what they reduce to.
 // The search index (db/store), search's match and excerpts (core/search), query reads (core/tools) and
 // tool search (core/footprint) all take words, stop words and stems from here, so they cannot disagree
 // ("configure" finds §configuration everywhere or nowhere). A leaf: it imports nothing, so db/ and

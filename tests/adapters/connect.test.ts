@@ -1,4 +1,4 @@
-// `bindery connect` (issue 21): the real CLI run with a fake HOME and working folder in a temp dir.
+// `bindery connect`: the real CLI run with a fake HOME and working folder in a temp dir.
 // It prints each client's configuration with absolute paths and the mode that suits the client;
 // --write merges into the client's file (other servers and keys kept, a backup beside it), refuses a
 // file that is not JSON, and what it writes starts a server a real MCP client can call.

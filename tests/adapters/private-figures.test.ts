@@ -1,4 +1,4 @@
-// Issue 19 item 1, the attacker's test: nothing another user keeps private may change a figure, hint,
+// The attacker's test: nothing another user keeps private may change a figure, hint,
 // suggestion, count or order that a caller sees. Alice reads her own notes through every face (MCP
 // over HTTP: search at every tier, paged and budgeted, query reads, lists, completions; REST search and
 // lists; the web app's search and lists); Bob then adds 0 → 3 private documents holding a probe word

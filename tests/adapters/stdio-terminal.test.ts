@@ -1,4 +1,4 @@
-// `bun run start` on a terminal (issue 21): with stdin a TTY the stdio server says in one line on
+// `bun run start` on a terminal: with stdin a TTY the stdio server says in one line on
 // stderr what it waits for and how to connect a client; over pipes (a real client) it adds nothing.
 // The terminal is a real pseudo-TTY made by util-linux `script`.
 import { afterAll, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// The stdio server's threaded tokenizer (issue 21, first impression): the tables are read on a worker
+// The stdio server's threaded tokenizer: the tables are read on a worker
 // thread, the first counts are answered by it through shared memory, then the main thread counts on a
 // table of its own. Whoever counts, every count is the core counter's, exactly.
 import { describe, expect, test } from 'bun:test';

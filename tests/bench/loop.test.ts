@@ -1,4 +1,4 @@
-// The model-in-the-loop harness (bench/loop, issue 20): its question sets hold up against their
+// The model-in-the-loop harness (bench/loop, its question sets hold up against their
 // documents, its grading, and its two commands run as an agent runs them (a real process, a real log).
 import { describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

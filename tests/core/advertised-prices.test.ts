@@ -1,4 +1,4 @@
-// Issue 19 item 10(b): every price Bindery advertises for budgeting equals what the matching read
+// Every price Bindery advertises for budgeting equals what the matching read
 // costs. Each advertised figure (tool text, structuredContent, _meta, web pages) is checked against a
 // real response of the read it prices: `_meta.context.response.tokens` of that read, or the portion
 // its documentation names (a section read is the card plus the section; a set's total is its items).

@@ -1,4 +1,4 @@
-// Cards that describe the document (issue 20): name, summary and key points of real READMEs from
+// Cards that describe the document: name, summary and key points of real READMEs from
 // node_modules and of the private corpus of bench/loop, as a careful reader would write them. Before
 // core/services/card.ts, chalk was named "Info", express "Table of contents", tsx "Sponsors"; es-toolkit's
 // summary was its language menu ("English"), ajv's "&nbsp;", ip-address's a row of badges; key points

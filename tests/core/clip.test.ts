@@ -1,4 +1,4 @@
-// Issue 19 (10c): one clipping function, surrogate-safe, wherever author text is shortened.
+// One clipping function, surrogate-safe, wherever author text is shortened.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { clip } from '../../core/clip.ts';

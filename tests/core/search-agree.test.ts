@@ -1,4 +1,4 @@
-// Issue 20 item 5 (and 4): one analyzer and one section scorer. Search's match and a query read
+// One analyzer and one section scorer. Search's match and a query read
 // (get_bindings {ids, query}) name the same section; a heading with no body is never the match; a
 // heading the question nearly quotes is found; the excerpt is prose for a prose question and code for
 // a code question.

@@ -1,4 +1,4 @@
-// Issue 21: a small maxTokens on search returned no hit at all when the best hit's card (at the tier
+// A small maxTokens on search returned no hit at all when the best hit's card (at the tier
 // asked for) did not fit, though its tier-0 line would have. The page then falls back to tier-0 lines,
 // and says so in one line.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

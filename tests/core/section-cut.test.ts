@@ -1,4 +1,4 @@
-// Issue 20 item 3 and issue 19 item 8: reads under a budget smaller than the best section answer with
+// Reads under a budget smaller than the best section answer with
 // the best part of it (cut at a line or sentence boundary, counted exactly), and query reads answer
 // from 50 tokens, as the README promises.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// Issue 19, item 7: every write path keeps the same field limits (name ≤ 200, summary ≤ 600, key
+// Every write path keeps the same field limits (name ≤ 200, summary ≤ 600, key
 // points ≤ 8 of ≤ 160): the tools, REST, the web form, the binding services themselves, and import of
 // either format (which cuts and says so). Restore is covered in tests/db/dump-validate.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// Issue 19, item 5: a dump with one malformed value whose SHA-256 was recomputed (so the trailer
+// A dump with one malformed value whose SHA-256 was recomputed (so the trailer
 // matches) is refused before anything is committed, with the line, table and field; the database is
 // left empty, takes the good dump next, and `serve` starts on it. Item 7's restore path: a version over
 // the field limits is refused the same way.

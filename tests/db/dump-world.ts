@@ -49,7 +49,7 @@ export async function buildDumpWorld(file: string, env: Record<string, string> =
   // An embedding (db/schema/vectors.ts), an F32_BLOB: the one blob a dump carries.
   await c.execute({ sql: `INSERT INTO binding_vectors (binding_id, version_id, model, dims, vector, created_at) SELECT id, ?, 'stand-in', 3, vector32('[0.25, -1.5, 3e-7]'), 5 FROM bindings WHERE id = ?`, args: [long.binding.versionId ?? 'ver_x', long.binding.id] });
   await c.execute({ sql: `INSERT INTO oauth_tokens (id, token_hash, kind, family_id, client_id, user_id, resource, created_at, expires_at) VALUES ('tok_1', ?, 'refresh', 'fam_1', 'cli_1', ?, 'https://kb.example/mcp', 4, 9999999999999)`, args: ['c'.repeat(64), alice.id] });
-  // A folder kept in step by `bindery sync` (issue 21): its pairing and one file's state.
+  // A folder kept in step by `bindery sync`: its pairing and one file's state.
   await c.execute({ sql: `INSERT INTO sync_roots (id, path, space_id, created_at) SELECT 'syr_1', '/home/alice/notes', space_id, 6 FROM bindings WHERE id = ?`, args: [long.binding.id] });
   await c.execute({ sql: `INSERT INTO sync_files (root_id, path, binding_id, version, hash, size, mtime_ms, format, synced_at) VALUES ('syr_1', 'long.md', ?, 1, ?, 12, 1759276800123.5, 'export', 7)`, args: [long.binding.id, 'd'.repeat(64)] });
   database.close();

@@ -1,4 +1,4 @@
-// The per-source limiter of anonymous registration: token buckets, bounded in memory (issue 19 item 2).
+// The per-source limiter of anonymous registration: token buckets, bounded in memory.
 import { describe, expect, test } from 'bun:test';
 import { createRateLimiter, sourceKey } from '../../core/oauth/rate-limit.ts';
 

@@ -1,4 +1,4 @@
-// Issue 19 item 9: registration took redirect URIs whose scheme launches a browser on another URL
+// Registration took redirect URIs whose scheme launches a browser on another URL
 // (`microsoft-edge:https://…`), and the consent page then showed an empty destination. The rule is now
 // an allow rule (https; http only on loopback; a native app's reverse-domain scheme, RFC 8252 §7.1),
 // and the consent page always shows the full redirect target.

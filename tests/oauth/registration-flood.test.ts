@@ -1,4 +1,4 @@
-// Issue 19 item 2: anonymous POST /register had no rate limit, cap or expiry and stored ~29 KiB a
+// Anonymous POST /register had no rate limit, cap or expiry and stored ~29 KiB a
 // call (2,000 of 2,000 accepted, +60 MB). Now: bounded fields (refused naming the field), a per-address
 // rate limit bounded in memory, a cap on pending clients (registered, never authorized) and their
 // expiry; while a flood is refused, everyone else is served.

@@ -1,4 +1,4 @@
-// Issue 19 item 6: the same refresh token or authorization code used twice at the same moment, against
+// The same refresh token or authorization code used twice at the same moment, against
 // a real libSQL file. Exactly one use may win, and the reuse it races with must revoke every token of
 // the grant, the winner's fresh ones included (RFC 9700 §4.14.2). Before the fix the winner's tokens
 // were written after the loser had revoked the family, so they survived (14–17 of 20 refresh races,

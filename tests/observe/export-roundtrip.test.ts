@@ -1,4 +1,4 @@
-// Issue 19, 10(a): `bindery export` then `bindery import` into a fresh database file gives every
+// 10(a): `bindery export` then `bindery import` into a fresh database file gives every
 // binding back under its own slug (two names that slugify alike used to swap URLs) with its provenance
 // (source and model used to come back `human`), and every exported file says what it does not carry.
 import { afterAll, describe, expect, test } from 'bun:test';

@@ -25,7 +25,7 @@ const HOSTILE: { name: string; summary: string; keyPoints: string[]; content: st
   { name: 'Dashes', summary: 'Rules everywhere.', keyPoints: [], content: '---\n---\n\n---\n...\ntext\n---' },
   { name: 'CRLF', summary: 'Windows\r\nlines', keyPoints: ['x\r\ny'], content: 'a\r\nb\r\n---\r\nc\r\n' },
   { name: 'Unicode ☃ ✓ שלום', summary: 'Zero\u200bwidth, e\u0301, 🧪, line\u2028sep, tab\there', keyPoints: ['日本語', '🙂'], content: '# 🧪\n\nשלום עולם\u2029\nnaïve café\n' },
-  // Content cannot be empty on any write path (issue 19, item 7): a lone newline is the least there is.
+  // Content cannot be empty on any write path: a lone newline is the least there is.
   { name: 'Empty', summary: 'Nothing inside.', keyPoints: [], content: '\n' },
   { name: 'Hello World', summary: 'first', keyPoints: [], content: 'one' },
   { name: 'hello world!', summary: 'second', keyPoints: [], content: 'two' },

@@ -198,7 +198,7 @@ describe('JSON request log', () => {
     expect(routeTemplate('/.well-known/oauth-authorization-server')).toBe('/.well-known/oauth-authorization-server');
     expect(routeTemplate('/.well-known/anything-else')).toBe('unmatched');
     expect(routeTemplate('/random-thing')).toBe('unmatched');
-    // Web pages carry their route-table label (issue 21: they were all "unmatched").
+    // Web pages carry their route-table label (they were all "unmatched").
     expect(routeTemplate('/b/bnd_abc123/diff')).toBe('/b/:id/diff');
     expect(routeTemplate('/b/bnd_abc123/edit')).toBe('/b/:id/edit');
     expect(routeTemplate('/sets/set_x1')).toBe('/sets/:id');
@@ -209,7 +209,7 @@ describe('JSON request log', () => {
   });
 });
 
-describe('metrics cannot be blinded (issue 19 item 4)', () => {
+describe('metrics cannot be blinded', () => {
   test('3,000 anonymous junk paths under /api/ add one series; real traffic after them is still counted', async () => {
     const m = new Metrics();
     const telemetry = createTelemetry({ metrics: m });

@@ -1,4 +1,4 @@
-// Issue 19, 10(d): a write that commits answers with its result; one answered as cancelled (no
+// A write that commits answers with its result; one answered as cancelled (no
 // result: the SDK drops a cancelled request's answer, HTTP ends it with -32800) has written nothing.
 // 60 writes, each cancelled at a random moment, over the SDK's real server transport.
 import { describe, expect, test } from 'bun:test';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
-import { cli, cliChild, createKey, httpClient, parts, startServer, writeCorpus } from './procs.ts';
+import { cli, cliChild, createKey, httpClient, parts, startServer, writeCorpus } from '../../support/procs.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'bindery-sync-procs-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-// `bindery` as a command (issue 21): a fresh clone (no node_modules, no dist) installed globally with
+// `bindery` as a command: a fresh clone (no node_modules, no dist) installed globally with
 // npm into a temp prefix, the way the README says, then `<prefix>/bin/bindery` run by a real MCP
 // client over stdio. npm runs the package's `prepare` with Node before any devDependency is there,
 // and links the folder without installing its dependencies: the bin shim (bin/bindery.js) installs

@@ -265,7 +265,7 @@ describe('writing', () => {
   });
 });
 
-describe('small things a newcomer sees (issue 21)', () => {
+describe('small things a newcomer sees', () => {
   test('space menus and the spaces table name a space once: @alice, never @@alice, and the chosen one stays selected', async () => {
     for (const path of ['/', '/new', '/sets', '/spaces', '/?space=alice']) {
       const { status, html } = await alice.page(path);

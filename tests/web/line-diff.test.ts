@@ -1,4 +1,4 @@
-// Issue 19 item 3: the web diff page (and the edit-conflict page) spent ~3 s of CPU per GET on two
+// The web diff page (and the edit-conflict page) spent ~3 s of CPU per GET on two
 // 1 MB versions. The diff is now bounded by a step budget: exact and minimal on small inputs, and on
 // big ones it stops at its cap and says so, having done at most the budget's work.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

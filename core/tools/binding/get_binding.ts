@@ -34,7 +34,7 @@ export const getBindingTool = defineTool({
     const { pieces, view } =
       args.section !== undefined ? await renderSectionRead(row, args.section, ctx, args.cursor, args.maxTokens) : await renderBindingAtTier(row, args.tier, ctx, args.cursor);
     if (args.maxTokens === undefined) return { pieces, data: { binding: view }, meta: bindingMeta(row, ctx) };
-    // A budgeted section read reports its budget (CONTRACT §6); every piece of it carries its exact count.
+    // A budgeted section read reports its budget; every piece of it carries its exact count.
     const used = pieces.reduce((n, p) => n + (p.tokens ?? ctx.tokens.count(p.text)), 0);
     const section = view.section!;
     const budget = {

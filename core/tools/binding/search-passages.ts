@@ -8,7 +8,7 @@ import { line, type Piece } from '../../tokens/doc.ts';
 import type { BudgetReport } from '../packed-list.ts';
 import { facts } from '../views.ts';
 
-// The passage-first form of search (tier "passage", search_bindings' default; CONTRACT §12): per hit
+// The passage-first form of search (tier "passage", search_bindings' default): per hit
 // one line with its id, name, best section (id, heading, exact cost) and the passage that answers,
 // nothing else, so that the first call usually answers.
 
