@@ -18,7 +18,7 @@ const fits = (text: string, tokens: TokenCounter, cap = EXCERPT_TOKENS): number 
 
 /** True when a question asks about code: backticks, calls, dotted or snake_case names, flags, camelCase. */
 export function asksForCode(query: string): boolean {
-  return /`|\w\(|\w\.\w|\w_\w|(?:^|\s)--?\w|[{}<>=;$]|\b[a-z]+[A-Z]\w*/.test(query);
+  return /`|\w\(|[A-Za-z_]\.[A-Za-z_]|\w_\w|(?:^|\s)--?[A-Za-z]|[{}<>=;$]|\b[a-z]+[A-Z]\w*/.test(query);
 }
 
 /** The section that best answers the terms (the shared scorer), or the first with a body when none scores. */
@@ -71,18 +71,22 @@ const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
  */
 export function excerptOf(content: string, section: SectionSpan, terms: readonly string[], tokens: TokenCounter, wantCode = false, cap = EXCERPT_TOKENS): { text: string; tokens: number } {
   const all = units(sectionBody(content, section));
-  // Prose for a prose question, code for a code question: the other kind only when it alone holds the words.
-  const kind = all.filter((u) => u.code === wantCode);
-  const hit = (us: Unit[]) => us.some((u) => termHits(u.text, terms).distinct > 0);
-  const us = (kind.length && (hit(kind) || !hit(all)) ? kind : all).map((u) => u.text);
-  if (us.length === 0) return { text: '', tokens: 0 };
-  let at = 0;
+  if (all.length === 0) return { text: '', tokens: 0 };
+  // The unit holding the most of the query's words wins; the kind the question asks for (prose for a
+  // prose question, code for a code question) only breaks near-ties. As a filter it let a camelCase
+  // option name or a version number in a prose question pick a code line over the sentence that
+  // answered (measured with a model in the loop).
+  let pick = 0;
   let best = -1;
-  us.forEach((u, i) => {
-    const h = termHits(u, terms);
-    const score = h.distinct * 10 + h.total;
-    if (score > best) [at, best] = [i, score];
+  all.forEach((u, i) => {
+    const h = termHits(u.text, terms);
+    const score = h.distinct * 10 + h.total + (h.distinct > 0 && u.code === wantCode ? 5 : 0);
+    if (score > best) [pick, best] = [i, score];
   });
+  // Neighbours come from the same kind, so a prose excerpt does not run into a code block.
+  const kind = all.filter((u) => u.code === all[pick]!.code);
+  const us = kind.map((u) => u.text);
+  const at = kind.indexOf(all[pick]!);
   const first = fits(us[at]!, tokens, cap);
   if (first === undefined) return cutAround(us[at]!, terms, tokens, cap);
   let [lo, hi, used] = [at, at, first];

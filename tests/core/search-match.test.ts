@@ -60,9 +60,10 @@ describe('search_bindings match', () => {
     const text = textOf(found._result);
     const lines = text.split('\n').filter((l) => l.startsWith('Match: '));
     expect(lines.length).toBe(found.results.length);
-    // The passage form (the default): one line per hit, each starting with its id; nothing else but the header.
+    // The passage form (the default): one line per hit, each starting with its id; no header, and the
+    // paging line only when there are more.
     const passages = await ok(client, 'search_bindings', { query: 'gnu', limit: 10 });
-    const body = textOf(passages._result).split('\n').slice(1).filter((l) => l !== '');
+    const body = textOf(passages._result).split('\n').filter((l) => l !== '' && !l.startsWith('More: '));
     expect(body.length).toBe(passages.results.length);
     for (const [i, l] of body.entries()) expect(l.startsWith(`- ${passages.results[i].id} `)).toBe(true);
     expect(text).not.toContain('\nMore:  call');

@@ -12,26 +12,32 @@ import { facts } from '../views.ts';
 // one line with its id, name, best section (id, heading, exact cost) and the passage that answers,
 // nothing else, so that the first call usually answers.
 
-/** Hits on a page without `limit`: three passages cost what one tier-1 card does. */
-export const PASSAGE_LIMIT = 3;
+/**
+ * Hits on a page without `limit`. Two, the best quoted longest: on the tuning half of bench/loop's
+ * questions (`bun run bench loop`) three hits at 60/40/30 tokens showed the answer 4-5 points more often
+ * for 41-49 more tokens a call, less than the second call a miss costs.
+ */
+export const PASSAGE_LIMIT = 2;
 /** Passage caps in tokens by rank: the best hit quotes most. */
-const CAPS = [60, 40];
+const CAPS = [80, 30];
 const REST_CAP = 30;
 /** Smaller caps tried for a first hit that does not fit a small budget (never an empty answer). */
 const SHRINK = [25, 12];
 const NAME_CHARS = 60;
 /** Kept for the "More" line, added once the page is known (a cursor is ~20 characters). */
 const MORE_RESERVE = 28;
-const HEADING_CHARS = 60;
 /** Without a budget the page fills the response cap less this. */
 const UNBUDGETED_RESERVE = 300;
 
-/** One hit's line: `- id name · §section "heading" (N tokens): passage`. Author text is folded onto the line. */
+/**
+ * One hit's line: `- id name · §section (N tokens): passage`. Author text is folded onto the line. The
+ * section is named by its id alone (made from its heading; structuredContent carries the heading too):
+ * the id is what a section read takes, and the passage, not the heading, is what answers.
+ */
 export function passageLine(row: Pick<BindingVersionRow, 'bindingId' | 'name'>, m: MatchView | undefined): string {
   const name = clip(oneLine(row.name), NAME_CHARS);
   if (!m) return `- ${row.bindingId} ${name}\n`;
-  const where = m.heading ? `§${m.section} "${clip(oneLine(m.heading), HEADING_CHARS)}"` : `§${m.section}`;
-  return `- ${row.bindingId} ${name} · ${where} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n`;
+  return `- ${row.bindingId} ${name} · §${m.section} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n`;
 }
 
 export interface PassageRequest {

@@ -87,8 +87,11 @@ export const searchBindingsTool = defineTool({
     const advice = weak && weak.held > 0 ? [line(weakLine(weak))] : [];
     const empty = weak?.tryWords.length ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.` : 'No match. Try other words, or list_bindings to browse.';
     if (args.tier === 'passage') {
-      // The query is the caller's own words: not repeated. A weak best match is said (it saves a useless read).
-      const p = await passagePage({ header: [line(`## ${matches}`), ...advice], compactHeader: [line(`## ${matches}`)], paging: args.limit !== undefined || args.cursor !== undefined, rows, query: args.query, maxTokens: args.maxTokens, scope, offset, total: found.total, empty }, ctx);
+      // Hits only: the query is the caller's own words and the count is in _meta.context.pagination. A weak
+      // best match is said in one short line, without the words to try: beside the passages a model in the
+      // loop found those words no use; with no hit at all, the empty line still offers them.
+      const short = weak && weak.held > 0 ? [line(`No close match: the best hit holds ${weak.held} of your ${weak.words} words.`)] : [];
+      const p = await passagePage({ header: short, compactHeader: [], paging: args.limit !== undefined || args.cursor !== undefined, rows, query: args.query, maxTokens: args.maxTokens, scope, offset, total: found.total, empty }, ctx);
       const budget = p.budget ? { budget: p.budget } : {};
       return { pieces: p.pieces, data: { results: p.views, pagination: p.pagination, ...budget, ...(weak ? { weakMatch: weak } : {}) }, meta: { pagination: p.pagination, ...budget } };
     }
