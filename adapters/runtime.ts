@@ -27,7 +27,7 @@ export interface Runtime {
  * rewrites nothing that server relies on. `tokens` may supply a counter already under way for the
  * configured encoding (the stdio server's threaded one).
  */
-export async function openRuntime(env: Record<string, string | undefined> = process.env, opts: { upkeep?: boolean; progress?: BackfillProgress; tokens?: (encoding: BinderyConfig['tokenizer']) => TokenCounter | undefined } = {}): Promise<Runtime> {
+export async function openRuntime(env: Record<string, string | undefined> = process.env, opts: { upkeep?: boolean | 'counts'; progress?: BackfillProgress; tokens?: (encoding: BinderyConfig['tokenizer']) => TokenCounter | undefined } = {}): Promise<Runtime> {
   const config = parseConfig(env);
   if (config.dbUrl.startsWith('file:') && !config.dbUrl.includes(':memory:')) {
     mkdirSync(dirname(config.dbUrl.slice('file:'.length)), { recursive: true });
@@ -43,6 +43,9 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
     if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);
     await ensureHelpTopics(deps);
     await ensureCommentCounts(deps);
+  }
+  // Pruning is for a database in service; a restore's upkeep ('counts') leaves every restored row as it was dumped.
+  if (opts.upkeep === true) {
     // Sign-ins that ended more than a day ago (expired, revoked, unused links) are of no use to anyone.
     await pruneWebSessions(deps.db, Date.now() - 24 * 3600_000);
     // OAuth clients registered and never authorized by anyone expire (core/oauth/register.ts).

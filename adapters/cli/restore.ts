@@ -40,8 +40,9 @@ export async function main(args: string[]): Promise<number> {
   } finally {
     database.close();
   }
-  // Counts stored for another tokenizer or public URL are brought to this one, as a server would at start.
-  const runtime = await openRuntime(process.env, { upkeep: true });
+  // Counts stored for another tokenizer or public URL are brought to this one, as a server would at start;
+  // nothing restored is pruned (a dump restores whole, and dumps again byte for byte).
+  const runtime = await openRuntime(process.env, { upkeep: 'counts' });
   runtime.database.close();
   const rows = Object.values(result.rows).reduce((a, b) => a + b, 0);
   progress.finish(`restored ${rows.toLocaleString('en-US')} rows (${(result.rows.bindings ?? 0).toLocaleString('en-US')} bindings, schema ${result.header.schema}) into ${config.dbUrl.replace(/\?.*$/, '')}`);

@@ -43,7 +43,7 @@ export function createSyncFolder(realRoot: string): SyncFolder {
         const path = rel(file);
         if (CONFLICT_NAME.test(path) || hidden(path)) continue;
         const st = lstatSync(file, { throwIfNoEntry: false });
-        if (st?.isFile()) out.push({ path, size: st.size, mtimeMs: st.mtimeMs });
+        if (st?.isFile()) out.push({ path, size: st.size, mtimeMs: wholeMs(st.mtimeMs) });
       }
       return out;
     },
@@ -53,7 +53,7 @@ export function createSyncFolder(realRoot: string): SyncFolder {
       if (!safeRelativePath(path) || path.split('/').includes('node_modules')) return undefined;
       const st = lstatSync(abs(path), { throwIfNoEntry: false });
       if (st?.isSymbolicLink()) return { skipped: 'a symbolic link; links are not followed' };
-      return st?.isFile() ? { path, size: st.size, mtimeMs: st.mtimeMs } : undefined;
+      return st?.isFile() ? { path, size: st.size, mtimeMs: wholeMs(st.mtimeMs) } : undefined;
     },
 
     read(path, maxBytes) {
@@ -90,7 +90,7 @@ export function createSyncFolder(realRoot: string): SyncFolder {
           renameSync(tmp, target);
         }
         const st = lstatSync(target);
-        return { size: st.size, mtimeMs: st.mtimeMs };
+        return { size: st.size, mtimeMs: wholeMs(st.mtimeMs) };
       } finally {
         rmSync(tmp, { force: true });
       }
@@ -110,7 +110,7 @@ export function createSyncFolder(realRoot: string): SyncFolder {
 }
 
 function sameStamp(st: { size: number; mtimeMs: number }, stamp: FileStamp): boolean {
-  return st.size === stamp.size && st.mtimeMs === stamp.mtimeMs;
+  return st.size === stamp.size && wholeMs(st.mtimeMs) === stamp.mtimeMs;
 }
 
 function realOrNull(path: string): string | null {
@@ -121,3 +121,8 @@ function realOrNull(path: string): string | null {
   }
 }
 
+
+/** A file's mtime in whole milliseconds: sync_files.mtime_ms is an integer column, and a dump checks it is one. */
+function wholeMs(mtimeMs: number): number {
+  return Math.floor(mtimeMs);
+}

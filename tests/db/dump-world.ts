@@ -51,7 +51,7 @@ export async function buildDumpWorld(file: string, env: Record<string, string> =
   await c.execute({ sql: `INSERT INTO oauth_tokens (id, token_hash, kind, family_id, client_id, user_id, resource, created_at, expires_at) VALUES ('tok_1', ?, 'refresh', 'fam_1', 'cli_1', ?, 'https://kb.example/mcp', 4, 9999999999999)`, args: ['c'.repeat(64), alice.id] });
   // A folder kept in step by `bindery sync`: its pairing and one file's state.
   await c.execute({ sql: `INSERT INTO sync_roots (id, path, space_id, created_at) SELECT 'syr_1', '/home/alice/notes', space_id, 6 FROM bindings WHERE id = ?`, args: [long.binding.id] });
-  await c.execute({ sql: `INSERT INTO sync_files (root_id, path, binding_id, version, hash, size, mtime_ms, format, synced_at) VALUES ('syr_1', 'long.md', ?, 1, ?, 12, 1759276800123.5, 'export', 7)`, args: [long.binding.id, 'd'.repeat(64)] });
+  await c.execute({ sql: `INSERT INTO sync_files (root_id, path, binding_id, version, hash, size, mtime_ms, format, synced_at) VALUES ('syr_1', 'long.md', ?, 1, ?, 12, 1759276800123, 'export', 7)`, args: [long.binding.id, 'd'.repeat(64)] });
   database.close();
   return { url, key, longId: long.binding.id };
 }

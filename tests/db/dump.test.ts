@@ -112,7 +112,7 @@ describe('dump → restore', () => {
     expect(await count(database, 'oauth_clients')).toBe(1);
     // Sync state came back, so the folder keeps syncing without a conflict or a duplicate.
     const synced = (await database.client.execute(`SELECT f.path, f.binding_id, f.mtime_ms, r.path FROM sync_files f JOIN sync_roots r ON r.id = f.root_id`)).rows;
-    expect(synced.map((r) => [String(r[0]), String(r[1]), Number(r[2]), String(r[3])])).toEqual([['long.md', world.longId, 1759276800123.5, '/home/alice/notes']]);
+    expect(synced.map((r) => [String(r[0]), String(r[1]), Number(r[2]), String(r[3])])).toEqual([['long.md', world.longId, 1759276800123, '/home/alice/notes']]);
     // The embedding came back bit for bit, still a vector libSQL reads.
     const vec = (await database.client.execute(`SELECT vector_extract(vector) AS v, dims FROM binding_vectors`)).rows;
     expect(vec.map((r) => [String(r[0]), Number(r[1])])).toEqual([['[0.25,-1.5,3e-07]', 3]]);
