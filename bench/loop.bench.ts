@@ -15,6 +15,7 @@ import { CORPORA, loadCorpus, type CorpusName } from './loop/corpus.ts';
 import { isRight, loopQuestions } from './loop/report.ts';
 
 interface Asked {
+  id: string;
   half: 'tune' | 'heldout';
   answered: boolean;
   tokens: number;
@@ -38,7 +39,7 @@ async function measure(corpus: CorpusName) {
       const text = (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
       // The answer's words, in a response that names the document they come from (a bare "5" is everywhere).
       const target = ids.get(q.file);
-      asked.push({ half: q.half, answered: !!target && text.includes(target) && isRight(q, text), tokens: tokens.count(JSON.stringify(args)) + tokens.count(text) });
+      asked.push({ id: q.id, half: q.half, answered: !!target && text.includes(target) && isRight(q, text), tokens: tokens.count(JSON.stringify(args)) + tokens.count(text) });
     }
     await client.close();
     return { definitions, listed: listed.map((t) => t.name), asked };
@@ -52,8 +53,10 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 export async function run(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
+  const answered: string[] = [];
   for (const corpus of CORPORA) {
     const m = await measure(corpus);
+    answered.push(...m.asked.filter((a) => a.answered).map((a) => a.id));
     rows.push({ metric: `${corpus}: corpus / always-listed definitions (lazy)`, value: `${loadCorpus(corpus).files.length} docs, ${m.asked.length} questions; ${m.listed.join(', ')} = ${m.definitions} model-visible tokens` });
     for (const [label, xs] of [['all', m.asked], ['tuning half', m.asked.filter((a) => a.half === 'tune')], ['held-out half', m.asked.filter((a) => a.half === 'heldout')]] as const) {
       const shown = xs.filter((a) => a.answered).length / (xs.length || 1);
@@ -65,5 +68,5 @@ export async function run(): Promise<BenchSection> {
       });
     }
   }
-  return { title: 'model-in-the-loop stand-in', rows };
+  return { title: 'model-in-the-loop stand-in', rows, extra: { answered } };
 }

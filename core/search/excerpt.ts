@@ -1,7 +1,7 @@
 import type { TokenCounter } from '../tokens/counter.ts';
 import type { SectionSpan } from '../budget/sections.ts';
 import { oneLine } from '../budget/card-cut.ts';
-import { DENSE, rankedSpans, scoreSections, sectionBody, termHits } from './score.ts';
+import { DENSE, rankedSpans, scoreSections, sectionBody, termCounts, termHits } from './score.ts';
 
 // Query-focused excerpts, computed at query time for the hits a search shows. Pure: no I/O.
 
@@ -62,6 +62,9 @@ function units(body: string): Unit[] {
   return out.filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
 
+/** Text as read, without Markdown link targets and bare URLs (for scoring only). */
+const withoutTargets = (u: string) => u.replace(/\]\([^)\s]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
+
 const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
 
 /**
@@ -72,15 +75,21 @@ const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
 export function excerptOf(content: string, section: SectionSpan, terms: readonly string[], tokens: TokenCounter, wantCode = false, cap = EXCERPT_TOKENS): { text: string; tokens: number } {
   const all = units(sectionBody(content, section));
   if (all.length === 0) return { text: '', tokens: 0 };
-  // The unit holding the most of the query's words wins; the kind the question asks for (prose for a
-  // prose question, code for a code question) only breaks near-ties. As a filter it let a camelCase
-  // option name or a version number in a prose question pick a code line over the sentence that
-  // answered (measured with a model in the loop).
+  // The unit holding the most of the query's words wins, each word weighed by how rare it is among the
+  // section's units (a word on every line, like the project's own name, tells nothing), and link targets
+  // left out (a URL full of the query's words is not an answer). The kind the question asks for (prose
+  // for a prose question, code for a code question) only breaks near-ties: as a filter it let a
+  // camelCase option name in a prose question pick a code line over the sentence that answered
+  // (measured with a model in the loop).
+  const counts = all.map((u) => termCounts(withoutTargets(u.text), terms));
+  const weight = terms.map((_, t) => Math.log((all.length + 1) / (counts.filter((c) => c[t]! > 0).length + 0.5)));
   let pick = 0;
   let best = -1;
   all.forEach((u, i) => {
-    const h = termHits(u.text, terms);
-    const score = h.distinct * 10 + h.total + (h.distinct > 0 && u.code === wantCode ? 5 : 0);
+    const c = counts[i]!;
+    // How many of the query's words first; among units holding as many, the rarer words and then more hits.
+    const held = c.reduce((n, k, t) => n + (k > 0 ? 10 + weight[t]! + Math.min(k, 3) * 0.1 : 0), 0);
+    const score = held + (held > 0 && u.code === wantCode ? 3 : 0);
     if (score > best) [pick, best] = [i, score];
   });
   // Neighbours come from the same kind, so a prose excerpt does not run into a code block.

@@ -13,7 +13,7 @@ export const getBindingTool = defineTool({
   title: 'Get binding',
   category: 'binding',
   description:
-    'Read one section (§id), cut to fit maxTokens; or tier "1" summary (default), "2" full text.',
+    'Read one section (§id), cut to maxTokens; or tier "1" card (default), "2" full text.',
   aliases: ['read document', 'open binding', 'fetch doc', 'load content'],
   input: z.strictObject({
     id: bindingId(),

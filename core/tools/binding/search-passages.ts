@@ -18,6 +18,12 @@ import { facts } from '../views.ts';
  * for 41-49 more tokens a call, less than the second call a miss costs.
  */
 export const PASSAGE_LIMIT = 2;
+/**
+ * A page of passages names its next cursor only past this many hits, or when the caller is already
+ * paging: a few passages are re-asked in other words, not paged (a model in the loop never used the
+ * line, which cost 12 tokens a call).
+ */
+export const PASSAGE_PAGE_LINE = 5;
 /** Passage caps in tokens by rank: the best hit quotes most. */
 const CAPS = [80, 30];
 const REST_CAP = 30;

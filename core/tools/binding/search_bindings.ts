@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, maxTokensSchema, text } from '../schema.ts';
-import { PASSAGE_LIMIT, passagePage } from './search-passages.ts';
+import { PASSAGE_LIMIT, PASSAGE_PAGE_LINE, passagePage } from './search-passages.ts';
 import { ftsQuery, searchBindingRows, searchScopeSql } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { readCursor } from '../../cursor.ts';
@@ -46,7 +46,7 @@ export const searchBindingsTool = defineTool({
   title: 'Search bindings',
   category: 'binding',
   description:
-    'Search your documents; each hit: best section §id (token cost) and the passage that answers.',
+    'Search your documents: 2 hits (limit: more), each: best section §id (token cost), the passage that answers.',
   aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
@@ -91,7 +91,7 @@ export const searchBindingsTool = defineTool({
       // best match is said in one short line, without the words to try: beside the passages a model in the
       // loop found those words no use; with no hit at all, the empty line still offers them.
       const short = weak && weak.held > 0 ? [line(`No close match: the best hit holds ${weak.held} of your ${weak.words} words.`)] : [];
-      const p = await passagePage({ header: short, compactHeader: [], paging: args.limit !== undefined || args.cursor !== undefined, rows, query: args.query, maxTokens: args.maxTokens, scope, offset, total: found.total, empty }, ctx);
+      const p = await passagePage({ header: short, compactHeader: [], paging: args.cursor !== undefined || (args.limit ?? 0) > PASSAGE_PAGE_LINE, rows, query: args.query, maxTokens: args.maxTokens, scope, offset, total: found.total, empty }, ctx);
       const budget = p.budget ? { budget: p.budget } : {};
       return { pieces: p.pieces, data: { results: p.views, pagination: p.pagination, ...budget, ...(weak ? { weakMatch: weak } : {}) }, meta: { pagination: p.pagination, ...budget } };
     }

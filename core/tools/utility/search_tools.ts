@@ -24,7 +24,7 @@ export const searchToolsTool = defineTool({
   name: 'search_tools',
   title: 'Search tools',
   category: 'utility',
-  description: 'Find other tools (write, sets, sharing…) by task.',
+  description: 'Find more tools (write, sets, share…).',
   aliases: ['find tool', 'which tool', 'discover tools', 'enable tools', 'what can you do', 'capabilities'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
