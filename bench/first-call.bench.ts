@@ -50,7 +50,7 @@ async function timeServer(command: string, args: string[], env: Record<string, s
 
 /**
  * spawn → initialize → first tool answer: Bindery (threaded tokenizer forced on, and off), server-memory.
- * By default the thread is used only when a core is free (adapters/tokenizer-thread.ts `spareCore`);
+ * With BINDERY_TOKENIZER_THREAD=auto the thread is used only when a core is free (adapters/tokenizer-thread.ts `spareCore`);
  * the load average is recorded so a run on a saturated machine reads as one.
  */
 export async function run(): Promise<BenchSection> {
