@@ -92,8 +92,10 @@ export function excerptOf(content: string, section: SectionSpan, terms: readonly
     const score = held + (held > 0 && u.code === wantCode ? 3 : 0);
     if (score > best) [pick, best] = [i, score];
   });
-  // Neighbours come from the same kind, so a prose excerpt does not run into a code block.
-  const kind = all.filter((u) => u.code === all[pick]!.code);
+  // Neighbours come from the same kind, so a prose excerpt does not run into a code block; but a
+  // sentence that introduces what follows ("The default configuration is:") keeps the code after it.
+  const introduces = !all[pick]!.code && /:\s*$/.test(all[pick]!.text);
+  const kind = introduces ? all : all.filter((u) => u.code === all[pick]!.code);
   const us = kind.map((u) => u.text);
   const at = kind.indexOf(all[pick]!);
   const first = fits(us[at]!, tokens, cap);

@@ -46,7 +46,7 @@ export const searchBindingsTool = defineTool({
   title: 'Search bindings',
   category: 'binding',
   description:
-    'Search your documents: 2 hits (limit: more), each: best section §id (token cost), the passage that answers.',
+    'Search your documents: the best hit (limit: more), its best section §id (token cost), the passage that answers.',
   aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
