@@ -199,8 +199,8 @@ describe('JSON request log', () => {
     expect(routeTemplate('/.well-known/anything-else')).toBe('unmatched');
     expect(routeTemplate('/random-thing')).toBe('unmatched');
     // Web pages carry their route-table label (they were all "unmatched").
-    expect(routeTemplate('/b/bnd_abc123/diff')).toBe('/b/:id/diff');
-    expect(routeTemplate('/b/bnd_abc123/edit')).toBe('/b/:id/edit');
+    expect(routeTemplate('/b/bnd_abc123abc123abc1/diff')).toBe('/b/:id/diff');
+    expect(routeTemplate('/b/bnd_abc123abc123abc1/edit')).toBe('/b/:id/edit');
     expect(routeTemplate('/sets/set_x1')).toBe('/sets/:id');
     expect(routeTemplate('/login/some-secret-token')).toBe('/login/:id');
     expect(routeTemplate('/')).toBe('/');
@@ -218,7 +218,7 @@ describe('metrics cannot be blinded', () => {
     for (let i = 0; i < 3_000; i++) await flooded.fetch(new Request(`${BASE}/api/junk-${i}`, { method: i % 2 ? 'GET' : 'PROPFIND' }));
     await flooded.fetch(new Request(`${BASE}/readyz`));
     await flooded.fetch(new Request(`${BASE}/api/me`, { headers: { Authorization: `Bearer ${seed.aliceKey}` } }));
-    await flooded.fetch(new Request(`${BASE}/b/bnd_abc123/diff?from=1&to=2`));
+    await flooded.fetch(new Request(`${BASE}/b/bnd_abc123abc123abc1/diff?from=1&to=2`));
     const text = await (await flooded.fetch(new Request(`${BASE}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } }))).text();
     const s = samples(text);
     const http = [...s.keys()].filter((k) => k.startsWith('bindery_http_requests_total'));
