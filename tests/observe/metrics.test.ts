@@ -201,7 +201,7 @@ describe('JSON request log', () => {
     // Web pages carry their route-table label (they were all "unmatched").
     expect(routeTemplate('/b/bnd_abc123abc123abc1/diff')).toBe('/b/:id/diff');
     expect(routeTemplate('/b/bnd_abc123abc123abc1/edit')).toBe('/b/:id/edit');
-    expect(routeTemplate('/sets/set_x1')).toBe('/sets/:id');
+    expect(routeTemplate('/sets/set_x1x1x1x1x1x1x1x1')).toBe('/sets/:id');
     expect(routeTemplate('/login/some-secret-token')).toBe('/login/:id');
     expect(routeTemplate('/')).toBe('/');
     expect(routeTemplate('/web/app.css')).toBe('/web/app.css');
