@@ -64,7 +64,7 @@ afterAll(() => world.close());
 
 describe('a share nobody accepted', () => {
   test('unsolicited shares stay out of the recipient’s default search, list_spaces, list_sets and whoami', async () => {
-    expect(await ok(bob, 'search_bindings', { query: WORD })).toMatchObject({ results: [], pagination: { total: 0 } });
+    expect(await ok(bob, 'search_bindings', { query: WORD, limit: 10 })).toMatchObject({ results: [], pagination: { total: 0 } });
     expect(await slugs(bob)).toEqual(['@bob']);
     expect(ids(await ok(bob, 'list_sets', {}))).toEqual([]);
     expect(JSON.stringify(await ok(bob, 'whoami', {}))).not.toContain('alice-proj');
@@ -113,12 +113,12 @@ describe('accepting and declining', () => {
     const accepted = await ok(bob, 'create_share', { accept: noteShare });
     expect(accepted).toMatchObject({ created: false, share: { id: noteShare, accepted: true } });
     expect(textOf(accepted._result)).toStartWith(`Accepted ${noteShare}: binding ${note} now appears in your searches and lists.`);
-    expect(ids(await ok(bob, 'search_bindings', { query: WORD }))).toEqual([note]);
+    expect(ids(await ok(bob, 'search_bindings', { query: WORD, limit: 10 }))).toEqual([note]);
     const again = await ok(bob, 'create_share', { accept: noteShare });
     expect(textOf(again._result)).toStartWith(`Already accepted (${noteShare}); nothing changed.`);
 
     await ok(bob, 'create_share', { accept: spaceShare });
-    expect(ids(await ok(bob, 'search_bindings', { query: WORD })).sort()).toEqual([note, projNote].sort());
+    expect(ids(await ok(bob, 'search_bindings', { query: WORD, limit: 10 })).sort()).toEqual([note, projNote].sort());
     expect(await slugs(bob)).toEqual(['@bob', '@alice-proj']);
     await ok(bob, 'create_share', { accept: setShare });
     expect(ids(await ok(bob, 'list_sets', {}))).toEqual([projSet]);
@@ -142,13 +142,13 @@ describe('accepting and declining', () => {
     expect(await slugs(bob)).toEqual(['@bob']);
     expect(await err(bob, 'list_bindings', { space: '@alice-proj' })).toMatch(/^Error NOT_FOUND/);
     // The set share (accepted) still covers the set's item.
-    expect(ids(await ok(bob, 'search_bindings', { query: WORD })).sort()).toEqual([note, projNote].sort());
+    expect(ids(await ok(bob, 'search_bindings', { query: WORD, limit: 10 })).sort()).toEqual([note, projNote].sort());
   });
 
   test('re-sharing: a new permission keeps acceptance; sharing again after a decline asks again', async () => {
     const up = await ok(alice, 'create_share', { target: note, user: 'bob', permission: 'comment' });
     expect(up).toMatchObject({ created: true, share: { permission: 'comment', accepted: true } });
-    expect(ids(await ok(bob, 'search_bindings', { query: WORD }))).toContain(note);
+    expect(ids(await ok(bob, 'search_bindings', { query: WORD, limit: 10 }))).toContain(note);
 
     const again = await ok(alice, 'create_share', { target: '@alice-proj', user: 'bob', permission: 'read' });
     expect(again).toMatchObject({ created: true, share: { accepted: false } });
