@@ -30,7 +30,9 @@ export async function startHttp(env: Record<string, string | undefined> = proces
     .listen({ hostname: config.http.host, port: config.port });
   const host = elysia.server?.hostname ?? config.http.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${elysia.server?.port}`;
-  deps.log?.info(`HTTP ready on ${url}/mcp (${config.http.stateless ? 'stateless' : 'sessions'}, ${config.dbUrl.replace(/\?.*$/, '')}, public URL ${config.publicUrl})`);
+  deps.log?.info(
+    `HTTP ready on ${url}/mcp (${config.http.stateless ? 'stateless' : 'sessions'}, ${config.dbUrl.replace(/\?.*$/, '')}, public URL ${config.publicUrl})`,
+  );
   return {
     url,
     app,
@@ -45,7 +47,10 @@ export async function startHttp(env: Record<string, string | undefined> = proces
 if (import.meta.main) {
   try {
     const running = await startHttp();
-    onTerminate(() => running.stop(), (line) => process.stderr.write(`[bindery] ${line}\n`));
+    onTerminate(
+      () => running.stop(),
+      (line) => process.stderr.write(`[bindery] ${line}\n`),
+    );
   } catch (err) {
     process.stderr.write(`[bindery] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -24,7 +24,23 @@ const USAGE = `usage: bindery <command>
   restore <file>|-               load a dump into an empty database (BINDERY_DB_URL)
   embed                          fill missing embedding vectors (only with BINDERY_EMBEDDINGS_URL)`;
 
-const COMMANDS = ['stdio', 'serve', 'connect', 'migrate', 'import', 'export', 'sync', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore', 'embed'];
+const COMMANDS = [
+  'stdio',
+  'serve',
+  'connect',
+  'migrate',
+  'import',
+  'export',
+  'sync',
+  'measure',
+  'lock',
+  'keys',
+  'login-link',
+  'help',
+  'dump',
+  'restore',
+  'embed',
+];
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !COMMANDS.includes(command)) {
@@ -46,4 +62,3 @@ try {
   console.error(`bindery ${command}: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
-

@@ -9,7 +9,10 @@ import type { BinderyDb } from '../db/types.ts';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
-  serve(options: { hostname: string; port: number; onListen?: (addr: { hostname: string; port: number }) => void }, handler: (request: Request) => Promise<Response>): unknown;
+  serve(
+    options: { hostname: string; port: number; onListen?: (addr: { hostname: string; port: number }) => void },
+    handler: (request: Request) => Promise<Response>,
+  ): unknown;
 };
 
 const env = Deno.env.toObject();
@@ -22,5 +25,6 @@ if (config.dbUrl.startsWith('file:') || config.dbUrl === ':memory:') {
   await migrate(local);
 }
 const handler = createFetchHandler({ env, log, database: () => local });
-const onListen = (a: { hostname: string; port: number }) => log.info(`Deno edge handler on http://${a.hostname}:${a.port}/mcp (${config.dbUrl.replace(/\?.*$/, '')})`);
+const onListen = (a: { hostname: string; port: number }) =>
+  log.info(`Deno edge handler on http://${a.hostname}:${a.port}/mcp (${config.dbUrl.replace(/\?.*$/, '')})`);
 Deno.serve({ hostname: config.http.host, port: config.port, onListen }, (request) => handler(request));

@@ -4,7 +4,14 @@ import type { BackfillProgress } from '../db/store/fts.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createDatabase, migrate, type Database } from '../db/index.ts';
-import { createTiktokenCounter, parseConfig, stderrLogger, type BinderyConfig, type BinderyDeps, type TokenCounter } from '../core/index.ts';
+import {
+  createTiktokenCounter,
+  parseConfig,
+  stderrLogger,
+  type BinderyConfig,
+  type BinderyDeps,
+  type TokenCounter,
+} from '../core/index.ts';
 import { ensureCountsCurrent } from '../core/services/prepare.ts';
 import { ensureHelpTopics } from '../core/services/help.ts';
 import { ensureCommentCounts } from '../core/services/comments.ts';
@@ -27,7 +34,14 @@ export interface Runtime {
  * rewrites nothing that server relies on. `tokens` may supply a counter already under way for the
  * configured encoding (the stdio server's threaded one).
  */
-export async function openRuntime(env: Record<string, string | undefined> = process.env, opts: { upkeep?: boolean | 'counts'; progress?: BackfillProgress; tokens?: (encoding: BinderyConfig['tokenizer']) => TokenCounter | undefined } = {}): Promise<Runtime> {
+export async function openRuntime(
+  env: Record<string, string | undefined> = process.env,
+  opts: {
+    upkeep?: boolean | 'counts';
+    progress?: BackfillProgress;
+    tokens?: (encoding: BinderyConfig['tokenizer']) => TokenCounter | undefined;
+  } = {},
+): Promise<Runtime> {
   const config = parseConfig(env);
   if (config.dbUrl.startsWith('file:') && !config.dbUrl.includes(':memory:')) {
     mkdirSync(dirname(config.dbUrl.slice('file:'.length)), { recursive: true });
@@ -37,7 +51,14 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
   await migrate(database.db, { progress: opts.progress });
   const write = (line: string) => void process.stderr.write(`${line}\n`);
   const log = config.observe?.logFormat === 'json' ? jsonLogger(write) : stderrLogger(write);
-  const deps = { db: database.db, tokens: opts.tokens?.(config.tokenizer) ?? createTiktokenCounter(config.tokenizer), config, log, now: () => Date.now(), telemetry };
+  const deps = {
+    db: database.db,
+    tokens: opts.tokens?.(config.tokenizer) ?? createTiktokenCounter(config.tokenizer),
+    config,
+    log,
+    now: () => Date.now(),
+    telemetry,
+  };
   if (opts.upkeep) {
     const recounted = await ensureCountsCurrent(deps);
     if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);

@@ -9,11 +9,15 @@ const BOILERPLATE = /changelog|history|license|security|contributing|code_of_con
  * benchmarks. `readmesOnly` keeps README.md files; `skipBoilerplate` drops changelogs, licences and such;
  * `mdx` also takes .mdx files (bun-types ships its documentation so: over a thousand real pages).
  */
-export function markdownCorpus(opts: { readmesOnly?: boolean; skipBoilerplate?: boolean; mdx?: boolean } = {}): { path: string; text: string }[] {
+export function markdownCorpus(
+  opts: { readmesOnly?: boolean; skipBoilerplate?: boolean; mdx?: boolean } = {},
+): { path: string; text: string }[] {
   const out: { path: string; text: string }[] = [];
   const seen = new Set<string>();
   const wanted = (name: string) =>
-    (opts.mdx ? /\.mdx?$/i : /\.md$/i).test(name) && !(opts.skipBoilerplate && BOILERPLATE.test(name)) && (!opts.readmesOnly || /^readme\.md$/i.test(name));
+    (opts.mdx ? /\.mdx?$/i : /\.md$/i).test(name) &&
+    !(opts.skipBoilerplate && BOILERPLATE.test(name)) &&
+    (!opts.readmesOnly || /^readme\.md$/i.test(name));
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);

@@ -21,7 +21,12 @@ const haveTime = Bun.spawnSync(['test', '-x', TIME]).exitCode === 0;
 async function timed(args: string[], env: Record<string, string>): Promise<{ ms: number; rssMiB: number }> {
   const started = performance.now();
   const cmd = ['bun', 'adapters/cli.ts', ...args];
-  const proc = Bun.spawn(haveTime ? [TIME, '-f', 'peak-rss-kib %M', ...cmd] : cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdout: 'ignore', stderr: 'pipe' });
+  const proc = Bun.spawn(haveTime ? [TIME, '-f', 'peak-rss-kib %M', ...cmd] : cmd, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  });
   const stderr = await new Response(proc.stderr).text();
   if ((await proc.exited) !== 0) throw new Error(`bindery ${args.join(' ')} failed: ${stderr}`);
   const ms = performance.now() - started;
@@ -36,7 +41,13 @@ async function sized(n: number) {
     const { database } = await buildScale(n, source);
     // The comparison index scale.bench adds is not Bindery's: a dump refuses tables it does not know.
     await database.db.run(sql`DROP TABLE bindings_fts_v1`);
-    const rows = Number((await database.client.execute(`SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM spaces) + (SELECT count(*) FROM bindings) + (SELECT count(*) FROM versions) + (SELECT count(*) FROM help_topics) + (SELECT count(*) FROM settings WHERE key NOT LIKE 'fts_v2_%')`)).rows[0]![0]);
+    const rows = Number(
+      (
+        await database.client.execute(
+          `SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM spaces) + (SELECT count(*) FROM bindings) + (SELECT count(*) FROM versions) + (SELECT count(*) FROM help_topics) + (SELECT count(*) FROM settings WHERE key NOT LIKE 'fts_v2_%')`,
+        )
+      ).rows[0]![0],
+    );
     database.close();
     const file = join(dir, 'dump.jsonl');
     const dump = await timed(['dump', file], { BINDERY_DB_URL: source });
@@ -54,9 +65,17 @@ export async function run(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
   for (const r of results) {
     const k = `${r.n / 1000}k`;
-    rows.push({ metric: `dump at ${k} bindings (${r.rows.toLocaleString('en-US')} rows, ${round(r.bytes / 2 ** 20, 1)} MiB)`, value: Math.round(r.rows / (r.dump.ms / 1000)), unit: 'rows/s' });
+    rows.push({
+      metric: `dump at ${k} bindings (${r.rows.toLocaleString('en-US')} rows, ${round(r.bytes / 2 ** 20, 1)} MiB)`,
+      value: Math.round(r.rows / (r.dump.ms / 1000)),
+      unit: 'rows/s',
+    });
     rows.push({ metric: `dump peak RSS at ${k}`, value: round(r.dump.rssMiB, 0), unit: 'MiB' });
-    rows.push({ metric: `restore at ${k} bindings (index rebuilt, counts checked)`, value: Math.round(r.rows / (r.restore.ms / 1000)), unit: 'rows/s' });
+    rows.push({
+      metric: `restore at ${k} bindings (index rebuilt, counts checked)`,
+      value: Math.round(r.rows / (r.restore.ms / 1000)),
+      unit: 'rows/s',
+    });
     rows.push({ metric: `restore peak RSS at ${k}`, value: round(r.restore.rssMiB, 0), unit: 'MiB' });
   }
   if (results.length === 2) {
@@ -66,5 +85,13 @@ export async function run(): Promise<BenchSection> {
       rows.push({ metric: `${step} peak RSS growth 10k → 100k`, value: `${round(ratio)}×`, goal: '≤ 1.5× (flat)', met: ratio <= 1.5 });
     }
   }
-  return { title: 'dump and restore', rows, extra: results.map(({ dump, restore, ...r }) => ({ ...r, dump: { ms: dump.ms, rssMiB: dump.rssMiB }, restore: { ms: restore.ms, rssMiB: restore.rssMiB } })) };
+  return {
+    title: 'dump and restore',
+    rows,
+    extra: results.map(({ dump, restore, ...r }) => ({
+      ...r,
+      dump: { ms: dump.ms, rssMiB: dump.rssMiB },
+      restore: { ms: restore.ms, rssMiB: restore.rssMiB },
+    })),
+  };
 }

@@ -35,7 +35,11 @@ export function serveStandIn(port = Number(process.env.PORT ?? 8790)) {
       if (req.method !== 'POST' || !new URL(req.url).pathname.endsWith('/embeddings')) return new Response('not found', { status: 404 });
       const body = (await req.json()) as { model: string; input: string | string[] };
       const input = Array.isArray(body.input) ? body.input : [body.input];
-      return Response.json({ object: 'list', model: body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: hashedVector(t) })) });
+      return Response.json({
+        object: 'list',
+        model: body.model,
+        data: input.map((t, index) => ({ object: 'embedding', index, embedding: hashedVector(t) })),
+      });
     },
   });
 }

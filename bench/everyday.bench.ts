@@ -35,7 +35,9 @@ export interface EverydayQuestion {
 
 /** The question set; odd `n` is the tuning half, even `n` the held-out half. */
 export function everydayQuestions(): EverydayQuestion[] {
-  return (JSON.parse(readFileSync(join(import.meta.dir, 'fixtures', 'everyday-questions.json'), 'utf8')) as { questions: EverydayQuestion[] }).questions;
+  return (
+    JSON.parse(readFileSync(join(import.meta.dir, 'fixtures', 'everyday-questions.json'), 'utf8')) as { questions: EverydayQuestion[] }
+  ).questions;
 }
 
 /** The corpus imported into a fresh in-memory Bindery, with a client factory. */
@@ -80,7 +82,9 @@ async function bm25Top50(w: World, text: string): Promise<string[]> {
   const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
   if (!words.length) return [];
   const match = words.map((x) => `"${x}"`).join(' OR ');
-  const rows = await w.deps.db.all<{ id: string }>(sql`SELECT bindings.id AS id FROM bindings_fts JOIN bindings ON bindings.rowid = bindings_fts.rowid
+  const rows = await w.deps.db.all<{
+    id: string;
+  }>(sql`SELECT bindings.id AS id FROM bindings_fts JOIN bindings ON bindings.rowid = bindings_fts.rowid
     WHERE bindings_fts MATCH ${match} ORDER BY bm25(bindings_fts, 10.0, 5.0, 3.0, 6.0, 1.0) LIMIT 50`);
   return rows.map((r) => r.id);
 }
@@ -99,16 +103,31 @@ async function measure(w: World, qs: EverydayQuestion[], show: boolean): Promise
   const out: Measured = { ranks: [], tier0: [], bm25: [], tier1Tokens: [], passage: [] };
   for (const q of qs) {
     const r = (await c.callTool({ name: 'search_bindings', arguments: { query: q.question, tier: '1', limit: 5 } })) as any;
-    const rank = rankOf(w, q, (r.structuredContent?.results ?? []).map((h: { id: string }) => h.id));
+    const rank = rankOf(
+      w,
+      q,
+      (r.structuredContent?.results ?? []).map((h: { id: string }) => h.id),
+    );
     out.ranks.push(rank);
     out.tier1Tokens.push(r._meta?.context?.response?.tokens ?? 0);
     const z = (await c.callTool({ name: 'search_bindings', arguments: { query: q.question, tier: '0' } })) as any;
     const zIds = z.isError ? [] : (z.structuredContent?.results ?? []).map((h: { id: string }) => h.id);
     out.tier0.push({ found: rankOf(w, q, zIds) > 0, tokens: z.isError ? 0 : (z._meta?.context?.response?.tokens ?? 0) });
     const p = (await c.callTool({ name: 'search_bindings', arguments: { query: q.question } })) as any;
-    out.passage.push({ found: rankOf(w, q, (p.structuredContent?.results ?? []).map((h: { id: string }) => h.id)) > 0, tokens: p._meta?.context?.response?.tokens ?? 0 });
+    out.passage.push({
+      found:
+        rankOf(
+          w,
+          q,
+          (p.structuredContent?.results ?? []).map((h: { id: string }) => h.id),
+        ) > 0,
+      tokens: p._meta?.context?.response?.tokens ?? 0,
+    });
     out.bm25.push(rankOf(w, q, await bm25Top50(w, q.question)));
-    if (show) process.stderr.write(`#${q.n} rank ${rank || '-'} tier0 ${out.tier0.at(-1)!.found ? 'yes' : 'no'} bm25 ${out.bm25.at(-1) || '-'}: ${q.question}\n`);
+    if (show)
+      process.stderr.write(
+        `#${q.n} rank ${rank || '-'} tier0 ${out.tier0.at(-1)!.found ? 'yes' : 'no'} bm25 ${out.bm25.at(-1) || '-'}: ${q.question}\n`,
+      );
   }
   await c.close();
   return out;
@@ -140,21 +159,55 @@ export async function run(): Promise<BenchSection> {
     const held = all.filter((q) => q.n % 2 === 0);
     const mt = await measure(w, tune, process.env.BENCH_EVERYDAY_SHOW === 'tune');
     const mh = await measure(w, held, false);
-    const both = { ranks: [...mt.ranks, ...mh.ranks], tier0: [...mt.tier0, ...mh.tier0], bm25: [...mt.bm25, ...mh.bm25], tier1Tokens: [...mt.tier1Tokens, ...mh.tier1Tokens], passage: [...mt.passage, ...mh.passage] };
+    const both = {
+      ranks: [...mt.ranks, ...mh.ranks],
+      tier0: [...mt.tier0, ...mh.tier0],
+      bm25: [...mt.bm25, ...mh.bm25],
+      tier1Tokens: [...mt.tier1Tokens, ...mh.tier1Tokens],
+      passage: [...mt.passage, ...mh.passage],
+    };
     const kw = await keywords(w);
-    const rows: BenchRow[] = [{ metric: 'corpus / questions', value: `${w.ids.size} third-party .md docs; ${all.length} everyday questions (${tune.length} tuning, ${held.length} held out)` }];
+    const rows: BenchRow[] = [
+      {
+        metric: 'corpus / questions',
+        value: `${w.ids.size} third-party .md docs; ${all.length} everyday questions (${tune.length} tuning, ${held.length} held out)`,
+      },
+    ];
     const e = w.deps.config.embeddings;
-    rows.push({ metric: 'embedding re-ranker', value: e ? `${e.model} at ${e.url} (weight ${e.weight})` : 'off (BINDERY_EMBEDDINGS_URL unset)' });
-    for (const [label, m] of [['all', both], ['tuning half', mt], ['held-out half', mh]] as const) {
+    rows.push({
+      metric: 'embedding re-ranker',
+      value: e ? `${e.model} at ${e.url} (weight ${e.weight})` : 'off (BINDERY_EMBEDDINGS_URL unset)',
+    });
+    for (const [label, m] of [
+      ['all', both],
+      ['tuning half', mt],
+      ['held-out half', mh],
+    ] as const) {
       const s = stats(m.ranks);
-      rows.push({ metric: `${label}: tier 1 limit 5 success@1 / success@5 / MRR`, value: `${pct(s.at1)} / ${pct(s.at5)} / ${round(s.mrr, 3)}`, ...(label === 'all' ? { goal: '@5 ≥ 75 %', met: s.at5 >= 0.75 } : {}) });
+      rows.push({
+        metric: `${label}: tier 1 limit 5 success@1 / success@5 / MRR`,
+        value: `${pct(s.at1)} / ${pct(s.at5)} / ${round(s.mrr, 3)}`,
+        ...(label === 'all' ? { goal: '@5 ≥ 75 %', met: s.at5 >= 0.75 } : {}),
+      });
       const within = m.tier0.filter((t) => t.found && t.tokens <= 900).length / (m.tier0.length || 1);
-      rows.push({ metric: `${label}: tier 0 (default limit) target in first response ≤ 900 tokens; mean tokens`, value: `${pct(within)}; ${Math.round(mean(m.tier0.map((t) => t.tokens)))}`, ...(label === 'all' ? { goal: '≥ 90 %', met: within >= 0.9 } : {}) });
-      rows.push({ metric: `${label}: passage (default call) target among its hits; mean tokens`, value: `${pct(m.passage.filter((x) => x.found).length / (m.passage.length || 1))}; ${Math.round(mean(m.passage.map((x) => x.tokens)))}` });
+      rows.push({
+        metric: `${label}: tier 0 (default limit) target in first response ≤ 900 tokens; mean tokens`,
+        value: `${pct(within)}; ${Math.round(mean(m.tier0.map((t) => t.tokens)))}`,
+        ...(label === 'all' ? { goal: '≥ 90 %', met: within >= 0.9 } : {}),
+      });
+      rows.push({
+        metric: `${label}: passage (default call) target among its hits; mean tokens`,
+        value: `${pct(m.passage.filter((x) => x.found).length / (m.passage.length || 1))}; ${Math.round(mean(m.passage.map((x) => x.tokens)))}`,
+      });
       rows.push({ metric: `${label}: plain BM25 top-50 recall`, value: pct(m.bm25.filter((r) => r > 0).length / (m.bm25.length || 1)) });
     }
     rows.push({ metric: 'tier 1 limit 5 response, mean', value: Math.round(mean(both.tier1Tokens)), unit: 'tokens' });
-    rows.push({ metric: `keyword lookups on the same corpus (${kw.n}): success@1 / success@5 / MRR`, value: `${pct(kw.at1)} / ${pct(kw.at5)} / ${round(kw.mrr, 3)}`, goal: '@5 ≥ 97.5 %', met: kw.at5 >= 0.975 });
+    rows.push({
+      metric: `keyword lookups on the same corpus (${kw.n}): success@1 / success@5 / MRR`,
+      value: `${pct(kw.at1)} / ${pct(kw.at5)} / ${round(kw.mrr, 3)}`,
+      goal: '@5 ≥ 97.5 %',
+      met: kw.at5 >= 0.975,
+    });
     return { title: 'everyday questions (issue 15)', rows, extra: { perQuestion: all.map((q) => ({ ...q })) } };
   } finally {
     w.close();

@@ -23,11 +23,23 @@ interface Timing {
   later: number;
 }
 
-async function timeServer(command: string, args: string[], env: Record<string, string>, tool: string, toolArgs: Record<string, unknown>): Promise<Timing> {
+async function timeServer(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  tool: string,
+  toolArgs: Record<string, unknown>,
+): Promise<Timing> {
   const dir = mkdtempSync(join(tmpdir(), 'bindery-first-'));
   try {
     const t0 = performance.now();
-    const transport = new StdioClientTransport({ command, args, env: { PATH: process.env.PATH ?? '', HOME: dir, MEMORY_FILE_PATH: join(dir, 'memory.jsonl'), ...env }, cwd: dir, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command,
+      args,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, MEMORY_FILE_PATH: join(dir, 'memory.jsonl'), ...env },
+      cwd: dir,
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(transport);
     const initialize = performance.now() - t0;
@@ -78,15 +90,49 @@ export async function run(): Promise<BenchSection> {
   return {
     title: 'first impression (stdio, fresh process)',
     rows: [
-      { metric: `server-memory: spawn → initialize / → first tool answer (search_nodes), p50 of ${RUNS}`, value: `${ms(memory, 'initialize')} / ${ms(memory, 'first')}`, unit: 'ms' },
-      { metric: 'bindery, tokenizer on a worker thread: spawn → initialize / → first answer (search_bindings)', value: `${ms(threaded, 'initialize')} / ${ms(threaded, 'first')}`, unit: 'ms' },
-      { metric: 'bindery, tokenizer on the main thread (BINDERY_TOKENIZER_THREAD=0, as before): spawn → initialize / → first answer', value: `${ms(mainThread, 'initialize')} / ${ms(mainThread, 'first')}`, unit: 'ms' },
-      { metric: 'ratio bindery / server-memory, first tool answer: worker thread', value: ratio(threaded, 'first'), unit: '×', goal: '≤ 1.0×', met: ratio(threaded, 'first') <= 1 },
+      {
+        metric: `server-memory: spawn → initialize / → first tool answer (search_nodes), p50 of ${RUNS}`,
+        value: `${ms(memory, 'initialize')} / ${ms(memory, 'first')}`,
+        unit: 'ms',
+      },
+      {
+        metric: 'bindery, tokenizer on a worker thread: spawn → initialize / → first answer (search_bindings)',
+        value: `${ms(threaded, 'initialize')} / ${ms(threaded, 'first')}`,
+        unit: 'ms',
+      },
+      {
+        metric: 'bindery, tokenizer on the main thread (BINDERY_TOKENIZER_THREAD=0, as before): spawn → initialize / → first answer',
+        value: `${ms(mainThread, 'initialize')} / ${ms(mainThread, 'first')}`,
+        unit: 'ms',
+      },
+      {
+        metric: 'ratio bindery / server-memory, first tool answer: worker thread',
+        value: ratio(threaded, 'first'),
+        unit: '×',
+        goal: '≤ 1.0×',
+        met: ratio(threaded, 'first') <= 1,
+      },
       { metric: 'ratio bindery / server-memory, first tool answer: main thread (before)', value: ratio(mainThread, 'first'), unit: '×' },
-      { metric: 'ratio bindery / server-memory, initialize: worker thread / main thread', value: `${ratio(threaded, 'initialize')} / ${ratio(mainThread, 'initialize')}`, unit: '×' },
-      { metric: 'bindery second call (right after the first), worker / main thread, p50', value: `${ms(threaded, 'second', 2)} / ${ms(mainThread, 'second', 2)}`, unit: 'ms' },
-      { metric: 'bindery call a second later, worker / main thread, p50', value: `${ms(threaded, 'later', 2)} / ${ms(mainThread, 'later', 2)}`, unit: 'ms' },
-      { metric: 'server-memory second call / a second later, p50', value: `${ms(memory, 'second', 2)} / ${ms(memory, 'later', 2)}`, unit: 'ms' },
+      {
+        metric: 'ratio bindery / server-memory, initialize: worker thread / main thread',
+        value: `${ratio(threaded, 'initialize')} / ${ratio(mainThread, 'initialize')}`,
+        unit: '×',
+      },
+      {
+        metric: 'bindery second call (right after the first), worker / main thread, p50',
+        value: `${ms(threaded, 'second', 2)} / ${ms(mainThread, 'second', 2)}`,
+        unit: 'ms',
+      },
+      {
+        metric: 'bindery call a second later, worker / main thread, p50',
+        value: `${ms(threaded, 'later', 2)} / ${ms(mainThread, 'later', 2)}`,
+        unit: 'ms',
+      },
+      {
+        metric: 'server-memory second call / a second later, p50',
+        value: `${ms(memory, 'second', 2)} / ${ms(memory, 'later', 2)}`,
+        unit: 'ms',
+      },
       { metric: 'machine: cores / 1-minute load average at the end', value: `${availableParallelism()} / ${round(loadavg()[0] ?? 0, 1)}` },
     ],
     extra: { threaded, mainThread, memory, loadAverage: loadavg(), cores: availableParallelism() },

@@ -25,7 +25,7 @@ function freePort(): number {
 /** Deterministic ~935 KB of distinct lines (two seeds give two unrelated versions). */
 function bigText(seed: number): string {
   let s = seed >>> 0;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   return Array.from({ length: 17_000 }, (_, i) => `line ${i} ${Math.floor(rand() * 1e9).toString(36)} ${'x'.repeat(30)}`).join('\n') + '\n';
 }
 
@@ -44,7 +44,12 @@ async function seed(dbUrl: string, publicUrl: string): Promise<{ key: string; id
   const caller = await ensureCaller(deps, 'bench');
   const human = { source: 'human' as const, model: null };
   const content = `# Benchmark note\n\n${'Some realistic paragraph text about a topic. '.repeat(60)}\n`;
-  const row = await createBinding(deps, caller, { name: 'Benchmark note', content, summary: 'A note read by the benchmark.', keyPoints: ['one', 'two'] }, human);
+  const row = await createBinding(
+    deps,
+    caller,
+    { name: 'Benchmark note', content, summary: 'A note read by the benchmark.', keyPoints: ['one', 'two'] },
+    human,
+  );
   const big = await createBinding(deps, caller, { name: 'Big', content: bigText(1), summary: 'Two unrelated versions.' }, human);
   await updateBinding(deps, caller, big.bindingId, { content: bigText(2) }, human);
   const { key } = await createApiKey(database.db, caller.id, Date.now());
@@ -97,9 +102,13 @@ function flood(base: string, bigId: string, cookie: string): { stop(): Promise<R
       }
     })();
   const loops = [
-    ...Array.from({ length: ATTACKERS.register }, () => loop('register', () => fetch(`${base}/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: fat }))),
+    ...Array.from({ length: ATTACKERS.register }, () =>
+      loop('register', () => fetch(`${base}/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: fat })),
+    ),
     ...Array.from({ length: ATTACKERS.junk }, () => loop('junk', () => fetch(`${base}/api/junk-${junk++}`))),
-    ...Array.from({ length: ATTACKERS.diff }, () => loop('diff', () => fetch(`${base}/b/${bigId}/diff?from=1&to=2`, { headers: { cookie } }))),
+    ...Array.from({ length: ATTACKERS.diff }, () =>
+      loop('diff', () => fetch(`${base}/b/${bigId}/diff?from=1&to=2`, { headers: { cookie } })),
+    ),
   ];
   return {
     async stop() {
@@ -116,25 +125,52 @@ export async function run(): Promise<BenchSection> {
   const base = `http://127.0.0.1:${port}`;
   const dbUrl = `file:${join(dir, 'flood.db')}`;
   const { key, id, bigId, cookie } = await seed(dbUrl, base);
-  const env = { BINDERY_DB_URL: dbUrl, BINDERY_PUBLIC_URL: base, PORT: String(port), BINDERY_HTTP_STATELESS: '1', BINDERY_TOOL_MODE: 'eager', BINDERY_METRICS_TOKEN: 'flood-bench-metrics-token-0123456789' };
-  const proc = Bun.spawn(['bun', 'adapters/bun-http.ts'], { cwd: ROOT, env: { ...(process.env as Record<string, string>), ...env }, stdout: 'ignore', stderr: 'ignore' });
+  const env = {
+    BINDERY_DB_URL: dbUrl,
+    BINDERY_PUBLIC_URL: base,
+    PORT: String(port),
+    BINDERY_HTTP_STATELESS: '1',
+    BINDERY_TOOL_MODE: 'eager',
+    BINDERY_METRICS_TOKEN: 'flood-bench-metrics-token-0123456789',
+  };
+  const proc = Bun.spawn(['bun', 'adapters/bun-http.ts'], {
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stdout: 'ignore',
+    stderr: 'ignore',
+  });
   try {
     const until = performance.now() + 20_000;
-    while ((await fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0)) !== 200) {
+    while (
+      (await fetch(`${base}/healthz`)
+        .then((r) => r.status)
+        .catch(() => 0)) !== 200
+    ) {
       if (performance.now() > until) throw new Error('server did not come up');
       await Bun.sleep(20);
     }
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_binding', arguments: { id, tier: '1' } } });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_binding', arguments: { id, tier: '1' } },
+    });
     const quiet = await normalLoad(base, key, call);
     const attack = flood(base, bigId, cookie);
     await Bun.sleep(500);
     const loud = await normalLoad(base, key, call);
     const counts = await attack.stop();
-    const series = (await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${env.BINDERY_METRICS_TOKEN}` } })).text()).split('\n').filter((l) => l.startsWith('bindery_http_requests_total{')).length;
+    const series = (await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${env.BINDERY_METRICS_TOKEN}` } })).text())
+      .split('\n')
+      .filter((l) => l.startsWith('bindery_http_requests_total{')).length;
     // No answer inside the window at all (as before the flood limits) counts as unbounded.
     const ratio = loud.n ? loud.p99 / quiet.p99 : Infinity;
-    const pair = (l: { p50: number; p99: number; n: number }) => (l.n ? `${round(l.p50)} / ${round(l.p99)}` : `no answer within ${MEASURE_MS / 1000} s`);
-    const fmt = (c: Record<number, number>) => Object.entries(c).map(([s, n]) => `${n}×${s}`).join(', ');
+    const pair = (l: { p50: number; p99: number; n: number }) =>
+      l.n ? `${round(l.p50)} / ${round(l.p99)}` : `no answer within ${MEASURE_MS / 1000} s`;
+    const fmt = (c: Record<number, number>) =>
+      Object.entries(c)
+        .map(([s, n]) => `${n}×${s}`)
+        .join(', ');
     const rows: BenchRow[] = [
       { metric: `quiet: ${CLIENTS} clients get_binding p50 / p99`, value: pair(quiet), unit: 'ms' },
       { metric: `flooded: ${CLIENTS} clients get_binding p50 / p99`, value: pair(loud), unit: 'ms' },

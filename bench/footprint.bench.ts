@@ -8,7 +8,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createDatabase, migrate } from '../db/index.ts';
-import { createBinderyServer, createRegistry, createTiktokenCounter, parseConfig, SERVER_NAME, SERVER_VERSION, type ToolMode } from '../core/index.ts';
+import {
+  createBinderyServer,
+  createRegistry,
+  createTiktokenCounter,
+  parseConfig,
+  SERVER_NAME,
+  SERVER_VERSION,
+  type ToolMode,
+} from '../core/index.ts';
 import { ensureCaller } from '../core/services/prepare.ts';
 import { countEntry } from '../core/footprint/definition.ts';
 import { binderyMeasureInput, foreignMeasureInput, formatMeasureReport, measureTools } from '../core/footprint/measure.ts';
@@ -93,10 +101,25 @@ export async function run(): Promise<BenchSection[]> {
       { metric: `eager (${perMode.eager!.tools} tools): model-visible / tools/list`, value: both('eager'), unit: 'tokens' },
       { metric: `lazy, default set (${perMode.lazy!.tools} tools): model-visible / tools/list`, value: both('lazy'), unit: 'tokens' },
       { metric: `proxy (${perMode.proxy!.tools} tools): model-visible / tools/list`, value: both('proxy'), unit: 'tokens' },
-      { metric: 'lazy default set: model-visible reduction vs eager (search_bindings, get_binding, search_tools; goal ≤ 250 model-visible tokens)', value: reduction('lazy'), unit: '%' },
+      {
+        metric:
+          'lazy default set: model-visible reduction vs eager (search_bindings, get_binding, search_tools; goal ≤ 250 model-visible tokens)',
+        value: reduction('lazy'),
+        unit: '%',
+      },
       { metric: 'proxy: model-visible reduction vs eager', value: reduction('proxy'), unit: '%' },
-      { metric: `lazy with BINDERY_ALWAYS_TOOLS=search_tools,help (${perMode['lazy-minimal']!.tools} tools): model-visible / tools/list`, value: both('lazy-minimal'), unit: 'tokens' },
-      { metric: 'that lazy set: reduction vs eager', value: reduction('lazy-minimal'), unit: '%', goal: '≥ 90 %', met: reduction('lazy-minimal') >= 90 },
+      {
+        metric: `lazy with BINDERY_ALWAYS_TOOLS=search_tools,help (${perMode['lazy-minimal']!.tools} tools): model-visible / tools/list`,
+        value: both('lazy-minimal'),
+        unit: 'tokens',
+      },
+      {
+        metric: 'that lazy set: reduction vs eager',
+        value: reduction('lazy-minimal'),
+        unit: '%',
+        goal: '≥ 90 %',
+        met: reduction('lazy-minimal') >= 90,
+      },
     ],
     extra: perMode,
   };
@@ -135,10 +158,17 @@ export async function run(): Promise<BenchSection[]> {
 
   // 3. `bindery measure` on server-memory (over stdio) and on Bindery itself; the tables are saved.
   const registry = createRegistry();
-  const transport = new StdioClientTransport({ command: join(root, 'node_modules', '.bin', 'mcp-server-memory'), stderr: 'pipe', env: { ...(process.env as Record<string, string>), MEMORY_FILE_PATH: join(tmpdir(), `bindery-bench-memory-${process.pid}.jsonl`) } });
+  const transport = new StdioClientTransport({
+    command: join(root, 'node_modules', '.bin', 'mcp-server-memory'),
+    stderr: 'pipe',
+    env: { ...(process.env as Record<string, string>), MEMORY_FILE_PATH: join(tmpdir(), `bindery-bench-memory-${process.pid}.jsonl`) },
+  });
   const remote = await listRemoteTools(transport, { timeoutMs: 15_000, label: 'mcp-server-memory' });
   const memory = measureTools(foreignMeasureInput(remote.server, remote.tools, registry), tokens);
-  const self = measureTools({ ...binderyMeasureInput(registry, w.deps.config), server: { name: SERVER_NAME, version: SERVER_VERSION } }, tokens);
+  const self = measureTools(
+    { ...binderyMeasureInput(registry, w.deps.config), server: { name: SERVER_NAME, version: SERVER_VERSION } },
+    tokens,
+  );
   mkdirSync(results, { recursive: true });
   writeFileSync(join(results, 'measure-server-memory.md'), formatMeasureReport(memory));
   writeFileSync(join(results, 'measure-bindery.md'), formatMeasureReport(self));

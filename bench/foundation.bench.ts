@@ -22,7 +22,6 @@ import { markdownCorpus } from './corpus.ts';
 const root = join(import.meta.dir, '..');
 const BINDINGS = 10_000;
 
-
 const median = (xs: number[]) => percentiles(xs).p50;
 
 /** Runs a script in a fresh `bun` process (cwd: the repo) and returns its stdout as a number. */
@@ -107,7 +106,12 @@ async function tokenCounting(corpus: { text: string }[]): Promise<BenchSection> 
     { metric: 'ratio TokenCounter / gpt-tokenizer, first pass', value: round(ratio, 2), goal: '≥ 1.0', met: ratio >= 1 },
     { metric: 'TokenCounter o200k, second pass (warm cache)', value: round(ours.warm, 2), unit: 'MB/s' },
     { metric: 'gpt-tokenizer countTokens, second pass (warm cache)', value: round(gpt.warm, 2), unit: 'MB/s' },
-    { metric: 'ratio TokenCounter / gpt-tokenizer, second pass', value: round(ours.warm / gpt.warm, 2), goal: '≥ 1.0', met: ours.warm >= gpt.warm },
+    {
+      metric: 'ratio TokenCounter / gpt-tokenizer, second pass',
+      value: round(ours.warm / gpt.warm, 2),
+      goal: '≥ 1.0',
+      met: ours.warm >= gpt.warm,
+    },
     {
       metric: 'counts identical (texts differing; corpus totals)',
       value: `${mismatches} differ; ${totals.ours.toLocaleString('en-US')} vs ${totals.gpt.toLocaleString('en-US')}`,
@@ -123,10 +127,31 @@ async function tokenCounting(corpus: { text: string }[]): Promise<BenchSection> 
 
 /** Search queries: common README words and phrases, then words drawn from the corpus itself. */
 function queries(corpus: { text: string }[]): string[] {
-  const fixed = ['install', 'typescript types', 'server', 'schema validation', 'websocket', 'error handling', 'stream', 'json', 'license', 'cli options', 'database', 'http request', 'buffer', 'async iterator', 'parser', 'encoding', 'test', 'plugin', 'source map', 'token'];
+  const fixed = [
+    'install',
+    'typescript types',
+    'server',
+    'schema validation',
+    'websocket',
+    'error handling',
+    'stream',
+    'json',
+    'license',
+    'cli options',
+    'database',
+    'http request',
+    'buffer',
+    'async iterator',
+    'parser',
+    'encoding',
+    'test',
+    'plugin',
+    'source map',
+    'token',
+  ];
   const words = corpus.flatMap((c) => c.text.match(/\b[a-z]{6,12}\b/g)?.slice(0, 50) ?? []);
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const drawn = Array.from({ length: 180 }, () => words[Math.floor(rand() * words.length)]!);
   return [...fixed, ...drawn];
 }
@@ -150,7 +175,12 @@ async function tenThousand(corpus: { path: string; text: string }[]): Promise<Be
     const ids: string[] = [];
     for (let i = 0; i < BINDINGS; i++) {
       const d = docs[i % docs.length]!;
-      const row = await createBinding(deps, caller, { name: `${d.name} #${i}`, content: d.content, summary: d.summary, keyPoints: d.keyPoints }, { source: 'human', model: null });
+      const row = await createBinding(
+        deps,
+        caller,
+        { name: `${d.name} #${i}`, content: d.content, summary: d.summary, keyPoints: d.keyPoints },
+        { source: 'human', model: null },
+      );
       ids.push(row.bindingId);
     }
     const buildMs = performance.now() - t0;
@@ -177,7 +207,10 @@ async function tenThousand(corpus: { path: string; text: string }[]): Promise<Be
       let total = 0;
       search.push(
         await timed(async () => {
-          const r = (await client.callTool({ name: 'search_bindings', arguments: { query: q, tier: '1', limit: 10 } })) as { isError?: boolean; structuredContent?: { pagination: { total: number } } };
+          const r = (await client.callTool({ name: 'search_bindings', arguments: { query: q, tier: '1', limit: 10 } })) as {
+            isError?: boolean;
+            structuredContent?: { pagination: { total: number } };
+          };
           if (r.isError) throw new Error(`search "${q}" failed`);
           total = r.structuredContent!.pagination.total;
         }),
@@ -193,7 +226,8 @@ async function tenThousand(corpus: { path: string; text: string }[]): Promise<Be
     }
     // The store queries alone (no MCP, no validation, no rendering).
     const rawSearch: number[] = [];
-    for (const q of qs) rawSearch.push(await timed(() => searchBindingRows(deps.db, ftsQuery(q)!, { userId: caller.id, offset: 0, limit: 10 })));
+    for (const q of qs)
+      rawSearch.push(await timed(() => searchBindingRows(deps.db, ftsQuery(q)!, { userId: caller.id, offset: 0, limit: 10 })));
     const rawGet: number[] = [];
     for (let i = 0; i < 1000; i++) {
       const id = pick();
@@ -205,14 +239,38 @@ async function tenThousand(corpus: { path: string; text: string }[]): Promise<Be
     const g = percentiles(get);
     const size = statSync(join(dir, 'bench.db')).size;
     const rows: BenchRow[] = [
-      { metric: `build ${BINDINGS.toLocaleString('en-US')} bindings from ${docs.length} Markdown files (createBinding, file DB, WAL)`, value: round(buildMs / 1000, 1), unit: 's' },
+      {
+        metric: `build ${BINDINGS.toLocaleString('en-US')} bindings from ${docs.length} Markdown files (createBinding, file DB, WAL)`,
+        value: round(buildMs / 1000, 1),
+        unit: 's',
+      },
       { metric: 'database size', value: round(size / 2 ** 20, 1), unit: 'MiB' },
-      { metric: `search_bindings tier 1 limit 10, p50 (MCP in-process, ${search.length} queries, median ${median(hits)} matches)`, value: round(s.p50, 2), unit: 'ms', goal: '≤ 5 ms', met: s.p50 <= 5 },
+      {
+        metric: `search_bindings tier 1 limit 10, p50 (MCP in-process, ${search.length} queries, median ${median(hits)} matches)`,
+        value: round(s.p50, 2),
+        unit: 'ms',
+        goal: '≤ 5 ms',
+        met: s.p50 <= 5,
+      },
       { metric: 'search_bindings tier 1 limit 10, p95', value: round(s.p95, 2), unit: 'ms' },
-      { metric: 'get_binding tier 1, p50 (MCP in-process, 1,000 reads)', value: round(g.p50, 3), unit: 'ms', goal: '≤ 1 ms', met: g.p50 <= 1 },
+      {
+        metric: 'get_binding tier 1, p50 (MCP in-process, 1,000 reads)',
+        value: round(g.p50, 3),
+        unit: 'ms',
+        goal: '≤ 1 ms',
+        met: g.p50 <= 1,
+      },
       { metric: 'get_binding tier 1, p95', value: round(g.p95, 3), unit: 'ms' },
-      { metric: 'store only: searchBindingRows p50 / p95', value: `${round(percentiles(rawSearch).p50, 2)} / ${round(percentiles(rawSearch).p95, 2)}`, unit: 'ms' },
-      { metric: 'store only: readableBindingVersion p50 / p95', value: `${round(percentiles(rawGet).p50, 3)} / ${round(percentiles(rawGet).p95, 3)}`, unit: 'ms' },
+      {
+        metric: 'store only: searchBindingRows p50 / p95',
+        value: `${round(percentiles(rawSearch).p50, 2)} / ${round(percentiles(rawSearch).p95, 2)}`,
+        unit: 'ms',
+      },
+      {
+        metric: 'store only: readableBindingVersion p50 / p95',
+        value: `${round(percentiles(rawGet).p50, 3)} / ${round(percentiles(rawGet).p95, 3)}`,
+        unit: 'ms',
+      },
     ];
     return { title: '10,000 bindings', rows, extra: { searchMs: search, getMs: get, hits, queries: qs } };
   } finally {

@@ -23,7 +23,9 @@ async function serveEcho(port: number, stateless: boolean): Promise<void> {
   const { z } = await import('zod');
   const make = () => {
     const mcp = new McpServer({ name: 'echo', version: '1.0.0' });
-    mcp.registerTool('echo', { description: 'Echoes its text.', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    mcp.registerTool('echo', { description: 'Echoes its text.', inputSchema: { text: z.string() } }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
     return mcp;
   };
   const sessions = new Map<string, InstanceType<typeof WebStandardStreamableHTTPServerTransport>>();
@@ -90,11 +92,20 @@ async function load(url: string, headers: Record<string, string>, call: string, 
         const res = await fetch(url, {
           method: 'POST',
           headers: h,
-          body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+          }),
         });
         await res.text();
         h['Mcp-Session-Id'] = res.headers.get('mcp-session-id') ?? '';
-        await fetch(url, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.text());
+        await fetch(url, {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        }).then((r) => r.text());
       }
       return h;
     }),
@@ -135,7 +146,12 @@ async function seed(dbUrl: string, publicUrl: string): Promise<{ key: string; id
   const deps = { db: database.db, tokens, config: parseConfig({ BINDERY_PUBLIC_URL: publicUrl }), now: () => Date.now() };
   const caller = await ensureCaller(deps, 'bench');
   const content = `# Benchmark note\n\n${'Some realistic paragraph text about a topic. '.repeat(60)}\n`;
-  const row = await createBinding(deps, caller, { name: 'Benchmark note', content, summary: 'A note read by the benchmark.', keyPoints: ['one', 'two'] }, { source: 'human', model: null });
+  const row = await createBinding(
+    deps,
+    caller,
+    { name: 'Benchmark note', content, summary: 'A note read by the benchmark.', keyPoints: ['one', 'two'] },
+    { source: 'human', model: null },
+  );
   const { key } = await createApiKey(database.db, caller.id, Date.now());
   // As `bindery migrate` does on a deploy: record which tokenizer and URL the stored counts are for.
   await ensureStoredCountsOnce(deps);
@@ -143,8 +159,20 @@ async function seed(dbUrl: string, publicUrl: string): Promise<{ key: string; id
   return { key, id: row.bindingId };
 }
 
-async function spawnAndLoad(cmd: string[], env: Record<string, string>, port: number, headers: Record<string, string>, call: string, init: boolean): Promise<Load> {
-  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...(process.env as Record<string, string>), ...env }, stdout: 'ignore', stderr: 'ignore' });
+async function spawnAndLoad(
+  cmd: string[],
+  env: Record<string, string>,
+  port: number,
+  headers: Record<string, string>,
+  call: string,
+  init: boolean,
+): Promise<Load> {
+  const proc = Bun.spawn(cmd, {
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stdout: 'ignore',
+    stderr: 'ignore',
+  });
   try {
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status > 0, 20_000);
     return await load(`http://127.0.0.1:${port}/mcp`, headers, call, init);
@@ -160,15 +188,33 @@ async function throughput(dir: string): Promise<BenchSection> {
   const dbUrl = `file:${join(dir, 'bench.db')}`;
   const publicPort = freePort();
   const { key, id } = await seed(dbUrl, `http://127.0.0.1:${publicPort}`);
-  const getBinding = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_binding', arguments: { id, tier: '1' } } });
+  const getBinding = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_binding', arguments: { id, tier: '1' } },
+  });
   const echo = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
   for (const mode of ['stateless', 'sessions'] as const) {
     const stateless = mode === 'stateless';
     const port = freePort();
-    const env = { BINDERY_DB_URL: dbUrl, BINDERY_PUBLIC_URL: `http://127.0.0.1:${publicPort}`, PORT: String(port), BINDERY_HTTP_STATELESS: stateless ? '1' : '0', BINDERY_TOOL_MODE: 'eager' };
+    const env = {
+      BINDERY_DB_URL: dbUrl,
+      BINDERY_PUBLIC_URL: `http://127.0.0.1:${publicPort}`,
+      PORT: String(port),
+      BINDERY_HTTP_STATELESS: stateless ? '1' : '0',
+      BINDERY_TOOL_MODE: 'eager',
+    };
     const b = await spawnAndLoad(['bun', 'adapters/bun-http.ts'], env, port, { Authorization: `Bearer ${key}` }, getBinding, !stateless);
     const echoPort = freePort();
-    const e = await spawnAndLoad(['bun', 'bench/http.bench.ts', '--echo-server', String(echoPort), ...(stateless ? ['--stateless'] : [])], {}, echoPort, {}, echo, !stateless);
+    const e = await spawnAndLoad(
+      ['bun', 'bench/http.bench.ts', '--echo-server', String(echoPort), ...(stateless ? ['--stateless'] : [])],
+      {},
+      echoPort,
+      {},
+      echo,
+      !stateless,
+    );
     extra[`bindery-${mode}`] = b;
     extra[`echo-${mode}`] = e;
     const ratio = b.rps / e.rps;
@@ -219,12 +265,28 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     const base = `http://127.0.0.1:${port}`;
     const dbFile = `${denoDb}-${what.replace(/\W/g, '')}`;
     const { key, id } = await seed(dbFile, base);
-    const body = bodies[what] || JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_binding', arguments: { id, tier: '1' } } });
+    const body =
+      bodies[what] ||
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_binding', arguments: { id, tier: '1' } } });
     const started = performance.now();
-    const proc = Bun.spawn([denoBin, 'run', '-A', '--no-lock', 'adapters/deno.ts'], { cwd: ROOT, env: { ...(process.env as Record<string, string>), BINDERY_DB_URL: dbFile, BINDERY_PUBLIC_URL: base, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' }, stdout: 'ignore', stderr: 'ignore' });
+    const proc = Bun.spawn([denoBin, 'run', '-A', '--no-lock', 'adapters/deno.ts'], {
+      cwd: ROOT,
+      env: {
+        ...(process.env as Record<string, string>),
+        BINDERY_DB_URL: dbFile,
+        BINDERY_PUBLIC_URL: base,
+        PORT: String(port),
+        DENO_NO_UPDATE_CHECK: '1',
+      },
+      stdout: 'ignore',
+      stderr: 'ignore',
+    });
     try {
       const c = await firstAnswer(base, key, body, started);
-      rows.push({ metric: `Deno: process start → first ${what}`, value: round(c.firstMs, 0), unit: 'ms' }, { metric: `Deno: tokenizer loaded after first ${what}`, value: c.tokenizerLoaded ? 'yes' : 'no' });
+      rows.push(
+        { metric: `Deno: process start → first ${what}`, value: round(c.firstMs, 0), unit: 'ms' },
+        { metric: `Deno: tokenizer loaded after first ${what}`, value: c.tokenizerLoaded ? 'yes' : 'no' },
+      );
     } finally {
       proc.kill();
       await proc.exited;
@@ -243,7 +305,16 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     const persist = join(dir, `d1-${what.replace(/\W/g, '')}`);
     const port = freePort();
     const base = `http://127.0.0.1:${port}`;
-    const options = { modulesRoot: out, modules, d1Databases: ['DB'], d1Persist: persist, compatibilityDate: '2025-09-01', host: '127.0.0.1', port, bindings: { BINDERY_PUBLIC_URL: base } };
+    const options = {
+      modulesRoot: out,
+      modules,
+      d1Databases: ['DB'],
+      d1Persist: persist,
+      compatibilityDate: '2025-09-01',
+      host: '127.0.0.1',
+      port,
+      bindings: { BINDERY_PUBLIC_URL: base },
+    };
     const seeding = new Miniflare(options);
     await seeding.ready;
     const db = createD1Database((await seeding.getD1Database('DB')) as never);
@@ -251,13 +322,23 @@ async function coldStarts(dir: string): Promise<BenchSection> {
     const { seedWorld } = await import('../support/targets.ts');
     const s = await seedWorld(db, base);
     await seeding.dispose();
-    const body = bodies[what] || JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_binding', arguments: { id: s.bobPrivate.id, tier: '1' } } });
+    const body =
+      bodies[what] ||
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_binding', arguments: { id: s.bobPrivate.id, tier: '1' } },
+      });
     const started = performance.now();
     const mf = new Miniflare(options);
     try {
       await mf.ready;
       const c = await firstAnswer(base, s.bobKey, body, started);
-      rows.push({ metric: `workerd: Miniflare start → first ${what}`, value: round(c.firstMs, 0), unit: 'ms' }, { metric: `workerd: tokenizer loaded after first ${what}`, value: c.tokenizerLoaded ? 'yes' : 'no' });
+      rows.push(
+        { metric: `workerd: Miniflare start → first ${what}`, value: round(c.firstMs, 0), unit: 'ms' },
+        { metric: `workerd: tokenizer loaded after first ${what}`, value: c.tokenizerLoaded ? 'yes' : 'no' },
+      );
     } finally {
       await mf.dispose();
     }

@@ -12,7 +12,6 @@ import { benchWorld } from './world.ts';
 import { percentiles, round, type BenchSection } from './types.ts';
 import { markdownCorpus } from './corpus.ts';
 
-
 async function world() {
   const { deps, caller, tokens, connect, close } = await benchWorld();
   return { deps, caller, client: await connect('bench'), tokens, close };
@@ -26,7 +25,12 @@ async function importDocs(deps: CoreDeps, caller: Caller, docs: { path: string; 
     const doc = parseMarkdownDoc(src.text, src.path);
     const name = i < docs.length ? doc.name : `${doc.name} (copy ${Math.floor(i / docs.length)})`;
     try {
-      const row = await createBinding(deps, caller, { name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints }, { source: 'human', model: null });
+      const row = await createBinding(
+        deps,
+        caller,
+        { name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints },
+        { source: 'human', model: null },
+      );
       ids.push(row.bindingId);
     } catch {
       // over the content size limit: skipped, as `bindery import` does
@@ -71,24 +75,40 @@ async function setContext(): Promise<BenchSection> {
     const calls = seen.length;
     const chars = seen.reduce((n, t) => n + t.length, 0);
     const text = (one.r.content[0] as { text: string }).text;
-    const stored = one.data.items.flatMap((it: { contentPreview?: string; summary: string }) => [it.summary, ...(it.contentPreview ? [it.contentPreview.slice(0, 200)] : [])]);
+    const stored = one.data.items.flatMap((it: { contentPreview?: string; summary: string }) => [
+      it.summary,
+      ...(it.contentPreview ? [it.contentPreview.slice(0, 200)] : []),
+    ]);
     const storedTokenized = seen.filter((t) => t.includes('Preview:') || stored.some((s: string) => s.length > 20 && t.includes(s))).length;
     const framing = seen.every((t) => t.startsWith('## Set ') || t.startsWith('Omitted (') || t.startsWith('- '));
-    const contentChars = (await w.deps.db.all<{ n: number }>(
-      sql`SELECT sum(v.content_chars) AS n FROM set_items si JOIN bindings b ON b.id = si.binding_id JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version WHERE si.set_id = ${data.set.id}`,
-    ))[0]!.n;
+    const contentChars = (
+      await w.deps.db.all<{ n: number }>(
+        sql`SELECT sum(v.content_chars) AS n FROM set_items si JOIN bindings b ON b.id = si.binding_id JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version WHERE si.set_id = ${data.set.id}`,
+      )
+    )[0]!.n;
     const p = percentiles(samples);
     const pf = percentiles(fillSamples);
     return {
       title: 'get_set_context (200 items, tier 1.5, 8,000 tokens)',
       rows: [
-        { metric: 'ordered p50 / p95 (in-process MCP call)', value: `${round(p.p50)} / ${round(p.p95)}`, unit: 'ms', goal: 'p50 ≤ 10 ms', met: p.p50 <= 10 },
+        {
+          metric: 'ordered p50 / p95 (in-process MCP call)',
+          value: `${round(p.p50)} / ${round(p.p95)}`,
+          unit: 'ms',
+          goal: 'p50 ≤ 10 ms',
+          met: p.p50 <= 10,
+        },
         { metric: 'fill p50 / p95', value: `${round(pf.p50)} / ${round(pf.p95)}`, unit: 'ms' },
         { metric: 'items included / omitted', value: `${one.data.budget.included.length} / ${one.data.budget.omitted.length}` },
         { metric: 'response tokens (≤ 8,000)', value: one.tokens, goal: '≤ 8000', met: one.tokens <= 8_000 },
         { metric: 'tokenizer calls per request', value: calls },
         { metric: 'characters tokenized per request (heading, omitted-list lines)', value: chars },
-        { metric: 'texts tokenized that hold stored text (summaries, previews, content)', value: storedTokenized, goal: '0', met: storedTokenized === 0 && framing },
+        {
+          metric: 'texts tokenized that hold stored text (summaries, previews, content)',
+          value: storedTokenized,
+          goal: '0',
+          met: storedTokenized === 0 && framing,
+        },
         { metric: 'characters in the answer', value: text.length },
         { metric: 'content characters held by the set (never tokenized on read)', value: contentChars },
       ],
@@ -155,9 +175,18 @@ async function efficiency(): Promise<BenchSection> {
       title: 'token efficiency (README corpus)',
       rows: [
         { metric: 'corpus', value: `${ids.length} READMEs from node_modules, ${perQuery.length} queries with 10 hits` },
-        { metric: 'tiered workflow tokens (10 × tier 1, 2 × tier 1.5, 1 × tier 2), mean per query', value: Math.round(sumTiered / perQuery.length) },
+        {
+          metric: 'tiered workflow tokens (10 × tier 1, 2 × tier 1.5, 1 × tier 2), mean per query',
+          value: Math.round(sumTiered / perQuery.length),
+        },
         { metric: 'all 10 hits at tier 2, mean per query', value: Math.round(sumNaive / perQuery.length) },
-        { metric: 'ratio (all tier 2 ÷ tiered), over all queries', value: round(ratio, 2), unit: '×', goal: '≥ 5× (published: 3.8×)', met: ratio >= 5 },
+        {
+          metric: 'ratio (all tier 2 ÷ tiered), over all queries',
+          value: round(ratio, 2),
+          unit: '×',
+          goal: '≥ 5× (published: 3.8×)',
+          met: ratio >= 5,
+        },
         { metric: 'ratio, median query', value: round(median, 2), unit: '×' },
       ],
       extra: { perQuery },

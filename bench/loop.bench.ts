@@ -36,10 +36,18 @@ async function measure(corpus: CorpusName) {
     for (const q of loopQuestions(corpus)) {
       const args = { query: q.question };
       const r = (await client.callTool({ name: 'search_bindings', arguments: args })) as { content?: { type: string; text?: string }[] };
-      const text = (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+      const text = (r.content ?? [])
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text ?? '')
+        .join('\n');
       // The answer's words, in a response that names the document they come from (a bare "5" is everywhere).
       const target = ids.get(q.file);
-      asked.push({ id: q.id, half: q.half, answered: !!target && text.includes(target) && isRight(q, text), tokens: tokens.count(JSON.stringify(args)) + tokens.count(text) });
+      asked.push({
+        id: q.id,
+        half: q.half,
+        answered: !!target && text.includes(target) && isRight(q, text),
+        tokens: tokens.count(JSON.stringify(args)) + tokens.count(text),
+      });
     }
     await client.close();
     return { definitions, listed: listed.map((t) => t.name), asked };
@@ -57,8 +65,15 @@ export async function run(): Promise<BenchSection> {
   for (const corpus of CORPORA) {
     const m = await measure(corpus);
     answered.push(...m.asked.filter((a) => a.answered).map((a) => a.id));
-    rows.push({ metric: `${corpus}: corpus / always-listed definitions (lazy)`, value: `${loadCorpus(corpus).files.length} docs, ${m.asked.length} questions; ${m.listed.join(', ')} = ${m.definitions} model-visible tokens` });
-    for (const [label, xs] of [['all', m.asked], ['tuning half', m.asked.filter((a) => a.half === 'tune')], ['held-out half', m.asked.filter((a) => a.half === 'heldout')]] as const) {
+    rows.push({
+      metric: `${corpus}: corpus / always-listed definitions (lazy)`,
+      value: `${loadCorpus(corpus).files.length} docs, ${m.asked.length} questions; ${m.listed.join(', ')} = ${m.definitions} model-visible tokens`,
+    });
+    for (const [label, xs] of [
+      ['all', m.asked],
+      ['tuning half', m.asked.filter((a) => a.half === 'tune')],
+      ['held-out half', m.asked.filter((a) => a.half === 'heldout')],
+    ] as const) {
       const shown = xs.filter((a) => a.answered).length / (xs.length || 1);
       const call = mean(xs.map((a) => a.tokens));
       rows.push({

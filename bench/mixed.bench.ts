@@ -83,7 +83,12 @@ export async function run(): Promise<BenchSection> {
         { metric: 'tool calls', value: latencies.length },
         { metric: 'of which writes', value: writes },
         { metric: 'import runs beside (each 1,000+ files)', value: imports },
-        { metric: 'errors (clients + import + CLI)', value: errors.length + importErrors + (keysOk ? 0 : 1), goal: '0', met: errors.length + importErrors === 0 && keysOk },
+        {
+          metric: 'errors (clients + import + CLI)',
+          value: errors.length + importErrors + (keysOk ? 0 : 1),
+          goal: '0',
+          met: errors.length + importErrors === 0 && keysOk,
+        },
         { metric: 'latency p50', value: round(p.p50), unit: 'ms' },
         { metric: 'latency p99', value: round(p.p99), unit: 'ms' },
         { metric: 'server RSS before → after', value: `${rssBefore} → ${rssAfter}`, unit: 'MiB' },

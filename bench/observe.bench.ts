@@ -21,11 +21,30 @@ const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json,
 
 async function session(app: HttpApp, key: string): Promise<(body: unknown) => Promise<Response>> {
   const auth = { ...HEADERS, Authorization: `Bearer ${key}` };
-  const init = await app.fetch(new Request(`${BASE}/mcp`, { method: 'POST', headers: auth, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) }));
+  const init = await app.fetch(
+    new Request(`${BASE}/mcp`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      }),
+    }),
+  );
   const sid = init.headers.get('mcp-session-id')!;
   await init.text();
   const headers = { ...auth, 'Mcp-Session-Id': sid };
-  await (await app.fetch(new Request(`${BASE}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }))).text();
+  await (
+    await app.fetch(
+      new Request(`${BASE}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      }),
+    )
+  ).text();
   return (body) => app.fetch(new Request(`${BASE}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) }));
 }
 
@@ -37,21 +56,44 @@ export async function run(): Promise<BenchSection> {
   const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager' });
   const deps = { db: database.db, tokens, config, now: () => Date.now() };
   const user = await ensureCaller(deps, 'bench');
-  const row = await createBinding(deps, user, { name: 'Bench note', content: `# Bench\n\n${'Some words here. '.repeat(80)}\n`, summary: 'A note to read.', keyPoints: ['one', 'two'] }, { source: 'human', model: null });
+  const row = await createBinding(
+    deps,
+    user,
+    {
+      name: 'Bench note',
+      content: `# Bench\n\n${'Some words here. '.repeat(80)}\n`,
+      summary: 'A note to read.',
+      keyPoints: ['one', 'two'],
+    },
+    { source: 'human', model: null },
+  );
   const key = (await createApiKey(database.db, user.id, Date.now())).key;
   const storage = new AsyncLocalStorage<RequestRecord>();
   const scope = { run: <T>(r: RequestRecord, fn: () => T) => storage.run(r, fn), current: () => storage.getStore() };
   const variants: { name: string; telemetry?: Telemetry; config: typeof config }[] = [
     { name: 'off', config },
-    { name: 'metrics', telemetry: createTelemetry({ metrics: new Metrics(), scope }), config: { ...config, observe: { metricsToken: 'x'.repeat(32), logFormat: 'text' } } },
-    { name: 'metrics+json log', telemetry: createTelemetry({ metrics: new Metrics(), scope, writeLine: () => {} }), config: { ...config, observe: { metricsToken: 'x'.repeat(32), logFormat: 'json' } } },
+    {
+      name: 'metrics',
+      telemetry: createTelemetry({ metrics: new Metrics(), scope }),
+      config: { ...config, observe: { metricsToken: 'x'.repeat(32), logFormat: 'text' } },
+    },
+    {
+      name: 'metrics+json log',
+      telemetry: createTelemetry({ metrics: new Metrics(), scope, writeLine: () => {} }),
+      config: { ...config, observe: { metricsToken: 'x'.repeat(32), logFormat: 'json' } },
+    },
   ];
   const apps = variants.map((v) => createHttpApp({ deps: { ...deps, config: v.config, telemetry: v.telemetry } }));
   const calls = await Promise.all(apps.map((a) => session(a, key)));
   const samples: number[][] = variants.map(() => []);
   /** Per round, each variant's median: their ratios are immune to a GC pause or a busy neighbour in one round. */
   const roundMedians: number[][] = variants.map(() => []);
-  const body = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_binding', arguments: { id: row.bindingId, tier: '1' } } });
+  const body = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'get_binding', arguments: { id: row.bindingId, tier: '1' } },
+  });
   let id = 1;
   // Warm-up: every path JIT-compiled before anything is measured.
   for (const call of calls) for (let i = 0; i < 300; i++) await (await call(body(id++))).text();
@@ -87,7 +129,12 @@ export async function run(): Promise<BenchSection> {
       { metric: 'ratio /metrics on ÷ off (median of per-round p50 ratios)', value: ratio(1), goal: '≤ 1.10', met: ratio(1) <= 1.1 },
       { metric: 'ratio /metrics + JSON log ÷ off (same)', value: ratio(2), goal: '≤ 1.15', met: ratio(2) <= 1.15 },
       { metric: 'ratio of means on ÷ off, +log ÷ off (noisy: pauses)', value: `${meanRatio(1)} / ${meanRatio(2)}` },
-      { metric: 'calls counted by /metrics (check)', value: Number(counted ?? 0), goal: `= ${300 + ROUNDS * PER_ROUND}`, met: Number(counted) === 300 + ROUNDS * PER_ROUND },
+      {
+        metric: 'calls counted by /metrics (check)',
+        value: Number(counted ?? 0),
+        goal: `= ${300 + ROUNDS * PER_ROUND}`,
+        met: Number(counted) === 300 + ROUNDS * PER_ROUND,
+      },
     ],
     extra: { rounds: ROUNDS, perRound: PER_ROUND, stats },
   };

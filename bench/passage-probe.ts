@@ -36,8 +36,14 @@ const totals = { passage: 0, tier1: 0, read: 0, shown: 0 };
 for (const [question, pkg] of QUESTIONS) {
   const p = await run('search_bindings', { query: question });
   const t1 = await run('search_bindings', { query: question, tier: '1', limit: 5 });
-  const hits = ((p.r.structuredContent as { results: { id: string; match?: { section: string } }[] }).results ?? []);
-  const shown = hits.some((h) => (byId.get(h.id) ?? '').split('/').slice(0, pkg.startsWith('@') ? 2 : 1).join('/') === pkg);
+  const hits = (p.r.structuredContent as { results: { id: string; match?: { section: string } }[] }).results ?? [];
+  const shown = hits.some(
+    (h) =>
+      (byId.get(h.id) ?? '')
+        .split('/')
+        .slice(0, pkg.startsWith('@') ? 2 : 1)
+        .join('/') === pkg,
+  );
   totals.passage += p.tokens;
   totals.tier1 += t1.tokens;
   totals.shown += shown ? 1 : 0;
@@ -54,6 +60,8 @@ for (const [question, pkg] of QUESTIONS) {
   }
 }
 const n = QUESTIONS.length;
-console.log(`\nmean per question: passage ${Math.round(totals.passage / n)} tokens, tier 1 (limit 5) ${Math.round(totals.tier1 / n)}, section read of the first hit ${Math.round(totals.read / n)}; target shown by the passage call ${totals.shown}/${n}`);
+console.log(
+  `\nmean per question: passage ${Math.round(totals.passage / n)} tokens, tier 1 (limit 5) ${Math.round(totals.tier1 / n)}, section read of the first hit ${Math.round(totals.read / n)}; target shown by the passage call ${totals.shown}/${n}`,
+);
 await client.close();
 world.close();

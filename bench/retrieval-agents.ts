@@ -19,7 +19,10 @@ export const MAX_READS = 2;
 
 /** Tokens of a tool list as the model sees it: each tool's name, description and input schema. */
 export function toolListTokens(tools: Tool[], tokens: TokenCounter): number {
-  return tools.reduce((n, t) => n + tokens.count(JSON.stringify({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema })), 0);
+  return tools.reduce(
+    (n, t) => n + tokens.count(JSON.stringify({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema })),
+    0,
+  );
 }
 
 /** One task's meter: charges calls and remembers whether the phrase has been read. */

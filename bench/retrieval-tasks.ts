@@ -28,7 +28,9 @@ export interface Encoder {
 }
 
 const STOP = new Set(
-  'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its may might more most must no not of on one or our she should so some such than that the their them then there these they this those to too up us use used using was we were what when where which while who will with would you your also any all each other only over same very just like make makes'.split(' '),
+  'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its may might more most must no not of on one or our she should so some such than that the their them then there these they this those to too up us use used using was we were what when where which while who will with would you your also any all each other only over same very just like make makes'.split(
+    ' ',
+  ),
 );
 
 // Six words of letters on one line, single-spaced: it survives Markdown rendering, JSON escaping and
@@ -94,7 +96,11 @@ function documentFrequency(texts: string[]): Map<string, number> {
  * eligible ones in path order); each phrase occurs exactly once across `universe` (default: `docs`) and
  * is distinctive: at least two of its query words occur in at most 2 % of the universe's documents.
  */
-export function buildRetrievalTasks(docs: CorpusDoc[], enc: Encoder, opts: { count: number; minTokens: number; universe?: CorpusDoc[] }): RetrievalTask[] {
+export function buildRetrievalTasks(
+  docs: CorpusDoc[],
+  enc: Encoder,
+  opts: { count: number; minTokens: number; universe?: CorpusDoc[] },
+): RetrievalTask[] {
   const universe = (opts.universe ?? docs).map((d) => normalize(d.text));
   const df = documentFrequency(universe);
   const rare = Math.max(2, Math.floor(universe.length * 0.02));
@@ -109,7 +115,8 @@ export function buildRetrievalTasks(docs: CorpusDoc[], enc: Encoder, opts: { cou
       if (at + line.length < half) continue;
       for (const m of line.matchAll(PHRASE)) {
         // Inside inline code (an odd number of backticks before it) the words are not prose.
-        if (at + m.index! >= half && (line.slice(0, m.index).split('`').length - 1) % 2 === 0) candidates.push({ at: at + m.index!, phrase: m[0] });
+        if (at + m.index! >= half && (line.slice(0, m.index).split('`').length - 1) % 2 === 0)
+          candidates.push({ at: at + m.index!, phrase: m[0] });
       }
     }
     const first = candidates.length ? hash(d.path) % candidates.length : 0;

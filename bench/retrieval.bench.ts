@@ -33,7 +33,10 @@ async function binderyWorld() {
   /** Imports files as `bindery import` does (same service, source path relative to node_modules). */
   const importDocs = async (docs: CorpusDoc[]) => {
     for (const d of docs) {
-      const out = await importDocument(deps, caller, { sourcePath: relative(nodeModules, d.path), bytes: new TextEncoder().encode(d.text) });
+      const out = await importDocument(deps, caller, {
+        sourcePath: relative(nodeModules, d.path),
+        bytes: new TextEncoder().encode(d.text),
+      });
       if (out.status !== 'skipped') ids.set(d.path, out.id);
     }
   };
@@ -43,7 +46,12 @@ async function binderyWorld() {
 }
 
 async function stdioClient(script: string, args: string[], extraEnv: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(nodeModules, script), ...args], env: { ...(process.env as Record<string, string>), ...extraEnv }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(nodeModules, script), ...args],
+    env: { ...(process.env as Record<string, string>), ...extraEnv },
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench-retrieval', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -80,15 +88,21 @@ async function peers(tasks: RetrievalTask[], docs: CorpusDoc[], tokens: TokenCou
     await fs.close();
   }
   const dir = mkdtempSync(join(tmpdir(), 'bindery-memory-'));
-  const memory = await stdioClient('@modelcontextprotocol/server-memory/dist/index.js', [], { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') });
+  const memory = await stdioClient('@modelcontextprotocol/server-memory/dist/index.js', [], {
+    MEMORY_FILE_PATH: join(dir, 'memory.jsonl'),
+  });
   try {
     // One entity per document, one observation per paragraph (whitespace folded): how an agent would file it.
     const entities = docs.map((d) => ({
       name: relative(nodeModules, d.path),
       entityType: 'document',
-      observations: d.text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean),
+      observations: d.text
+        .split(/\n\s*\n/)
+        .map((p) => p.replace(/\s+/g, ' ').trim())
+        .filter(Boolean),
     }));
-    for (let i = 0; i < entities.length; i += 50) await memory.callTool({ name: 'create_entities', arguments: { entities: entities.slice(i, i + 50) } });
+    for (let i = 0; i < entities.length; i += 50)
+      await memory.callTool({ name: 'create_entities', arguments: { entities: entities.slice(i, i + 50) } });
     const tools = (await memory.listTools()).tools;
     const outcomes: TaskOutcome[] = [];
     for (const t of tasks) outcomes.push(await memoryAgent(memory, tools, tokens, t));
@@ -108,7 +122,9 @@ async function ranking(w: Awaited<ReturnType<typeof binderyWorld>>, questions: R
   let mrr = 0;
   const misses: { query: string; path: string }[] = [];
   for (const q of questions) {
-    const r = (await client.callTool({ name: 'search_bindings', arguments: { query: q.query, tier: '1', limit: 5 } })) as { structuredContent?: any };
+    const r = (await client.callTool({ name: 'search_bindings', arguments: { query: q.query, tier: '1', limit: 5 } })) as {
+      structuredContent?: any;
+    };
     const rank = (r.structuredContent?.results ?? []).findIndex((h: { id: string }) => h.id === w.ids.get(q.path)) + 1;
     if (rank === 1) at1++;
     if (rank >= 1) {
@@ -134,7 +150,10 @@ export async function run(): Promise<BenchSection[]> {
     const corpusSize = w.ids.size;
     const results: AgentResult[] = [];
     const paths = new Map<string, number>();
-    for (const [agent, policy] of [['Bindery, best policy (feature-detected)', binderyBest], ['Bindery today (search tier 1 → get_bindings tier 2)', binderyToday]] as const) {
+    for (const [agent, policy] of [
+      ['Bindery, best policy (feature-detected)', binderyBest],
+      ['Bindery today (search tier 1 → get_bindings tier 2)', binderyToday],
+    ] as const) {
       const outcomes: TaskOutcome[] = [];
       for (const t of tasks) {
         const client = await w.session();
@@ -153,12 +172,19 @@ export async function run(): Promise<BenchSection[]> {
     const sums = results.map(summarize);
     const baseline = sums.find((s) => s.agent.startsWith('knows the file'));
     const rows: BenchRow[] = [
-      { metric: 'corpus / tasks', value: `${corpusSize} third-party .md docs from node_modules; ${tasks.length} tasks (phrase in the 2nd half of a doc ≥ 2,000 tokens, unique in ${universe.length} docs)` },
+      {
+        metric: 'corpus / tasks',
+        value: `${corpusSize} third-party .md docs from node_modules; ${tasks.length} tasks (phrase in the 2nd half of a doc ≥ 2,000 tokens, unique in ${universe.length} docs)`,
+      },
       { metric: 'reading the right file, content alone (no tool list), mean', value: Math.round(fileOnly), unit: 'tokens' },
     ];
     for (const s of sums) {
       const best = s.agent.startsWith('Bindery, best');
-      rows.push({ metric: `${s.agent}: success`, value: `${round(s.success * 100, 1)} %`, ...(best ? { goal: '≥ 97.5 %', met: s.success >= GOAL_SUCCESS } : {}) });
+      rows.push({
+        metric: `${s.agent}: success`,
+        value: `${round(s.success * 100, 1)} %`,
+        ...(best ? { goal: '≥ 97.5 %', met: s.success >= GOAL_SUCCESS } : {}),
+      });
       rows.push({
         metric: `${s.agent}: tokens per successful task (all spent ÷ successes; mean of successes ${Math.round(s.meanOfSuccesses).toLocaleString('en-US')}; tool list ${s.toolList}; ${round(s.calls, 1)} calls/task)`,
         value: Math.round(s.perSuccess),
@@ -168,18 +194,34 @@ export async function run(): Promise<BenchSection[]> {
     }
     rows.push({ metric: 'Bindery best policy: how tasks were served', value: [...paths].map(([p, n]) => `${p} ${n}`).join(', ') });
     const rankRows: BenchRow[] = [
-      { metric: 'corpus / questions', value: `${w.ids.size} bindings (.md + bun-types .mdx); ${rank.n} keyword queries for unique phrases in the 2nd half of docs ≥ 800 tokens` },
+      {
+        metric: 'corpus / questions',
+        value: `${w.ids.size} bindings (.md + bun-types .mdx); ${rank.n} keyword queries for unique phrases in the 2nd half of docs ≥ 800 tokens`,
+      },
       { metric: 'success@1', value: `${round(rank.at1 * 100, 1)} %` },
       { metric: 'success@5', value: `${round(rank.at5 * 100, 1)} %`, goal: '≥ 97 %', met: rank.at5 >= 0.97 },
       { metric: 'MRR (top 5)', value: round(rank.mrr, 3) },
     ];
-    const perTask = tasks.map((t, i) => ({ path: relative(nodeModules, t.path), phrase: t.phrase, query: t.query, depth: round(t.depth, 2), docTokens: t.docTokens, ...Object.fromEntries(results.map((r) => [r.agent, r.outcomes[i]])) }));
+    const perTask = tasks.map((t, i) => ({
+      path: relative(nodeModules, t.path),
+      phrase: t.phrase,
+      query: t.query,
+      depth: round(t.depth, 2),
+      docTokens: t.docTokens,
+      ...Object.fromEntries(results.map((r) => [r.agent, r.outcomes[i]])),
+    }));
     return [
       { title: 'retrieval tasks (issue 9)', rows, extra: { summaries: sums, perTask } },
-      { title: 'search ranking (issue 9)', rows: rankRows, extra: { misses: rank.misses, questions: questions.map((q) => ({ path: relative(nodeModules, q.path), query: q.query, phrase: q.phrase })) } },
+      {
+        title: 'search ranking (issue 9)',
+        rows: rankRows,
+        extra: {
+          misses: rank.misses,
+          questions: questions.map((q) => ({ path: relative(nodeModules, q.path), query: q.query, phrase: q.phrase })),
+        },
+      },
     ];
   } finally {
     w.close();
   }
 }
-

@@ -8,7 +8,9 @@ import type { BenchSection } from './types.ts';
 
 const dir = import.meta.dir;
 const filter = process.argv[2] ?? '';
-const modules = readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
+const modules = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+  .sort();
 const sections: BenchSection[] = [];
 for (const file of modules) {
   const started = performance.now();
@@ -29,9 +31,18 @@ for (const s of sections) {
 const table = lines.join('\n');
 console.log(table);
 mkdirSync(join(dir, 'results'), { recursive: true });
-const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), bun: Bun.version, platform: process.platform };
+const machine = {
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model,
+  memGiB: Math.round(os.totalmem() / 2 ** 30),
+  bun: Bun.version,
+  platform: process.platform,
+};
 const at = new Date().toISOString();
-writeFileSync(join(dir, 'results', filter ? `latest-${filter}.json` : 'latest.json'), JSON.stringify({ at, machine, sections, table }, null, 2) + '\n');
+writeFileSync(
+  join(dir, 'results', filter ? `latest-${filter}.json` : 'latest.json'),
+  JSON.stringify({ at, machine, sections, table }, null, 2) + '\n',
+);
 
 // A full run also refreshes the benchmark table in docs/benchmarks.md (between its bench markers).
 if (!filter) {

@@ -20,8 +20,9 @@ const FILLER = 'the of and to in is for with on that by this be are from as it a
 /** A pseudo-random document: common words in most, two rare words shared by ~4 documents. */
 function doc(i: number, n: number, rnd: () => number): string {
   const words: string[] = [];
-  for (let k = 0; k < 300; k++) words.push(rnd() < 0.08 ? COMMON[Math.floor(rnd() * COMMON.length)]! : FILLER[Math.floor(rnd() * FILLER.length)]!);
-  words.push(`zq${Math.floor(rnd() * n / 4)}x`, `zq${(i * 7) % Math.max(1, Math.floor(n / 4))}x`);
+  for (let k = 0; k < 300; k++)
+    words.push(rnd() < 0.08 ? COMMON[Math.floor(rnd() * COMMON.length)]! : FILLER[Math.floor(rnd() * FILLER.length)]!);
+  words.push(`zq${Math.floor((rnd() * n) / 4)}x`, `zq${(i * 7) % Math.max(1, Math.floor(n / 4))}x`);
   return `## Part ${i}\n\n${words.join(' ')}.\n`;
 }
 
@@ -39,16 +40,31 @@ export async function buildScale(n: number, url = ':memory:') {
   // Rows are cloned from one written binding (counts are not what is measured here), then indexed.
   const vcols = (await db.all<{ name: string }>(sql`SELECT name FROM pragma_table_info('versions')`)).map((c) => c.name);
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < n; i += 500) {
     const stmts = [];
     for (let j = i; j < Math.min(n, i + 500); j++) {
       const id = `bnd_scale${j}`;
-      stmts.push(db.run(sql`INSERT INTO bindings (id, space_id, slug, current_version, source_path, created_by, created_at, updated_at)
-        SELECT ${id}, space_id, ${`s-${j}`}, 1, NULL, created_by, created_at, updated_at FROM bindings WHERE id = ${tpl.bindingId}`));
-      const set: Record<string, unknown> = { id: `ver_scale${j}`, binding_id: id, name: `Note ${j} ${COMMON[j % COMMON.length]}`, content: doc(j, n, rnd), summary: `Summary of note ${j}.` };
+      stmts.push(
+        db.run(sql`INSERT INTO bindings (id, space_id, slug, current_version, source_path, created_by, created_at, updated_at)
+        SELECT ${id}, space_id, ${`s-${j}`}, 1, NULL, created_by, created_at, updated_at FROM bindings WHERE id = ${tpl.bindingId}`),
+      );
+      const set: Record<string, unknown> = {
+        id: `ver_scale${j}`,
+        binding_id: id,
+        name: `Note ${j} ${COMMON[j % COMMON.length]}`,
+        content: doc(j, n, rnd),
+        summary: `Summary of note ${j}.`,
+      };
       const cols = vcols.map((c) => (c in set ? sql`${set[c]}` : sql.identifier(c)));
-      stmts.push(db.run(sql`INSERT INTO versions (${sql.join(vcols.map((c) => sql.identifier(c)), sql`, `)}) SELECT ${sql.join(cols, sql`, `)} FROM versions WHERE id = ${tpl.versionId}`));
+      stmts.push(
+        db.run(
+          sql`INSERT INTO versions (${sql.join(
+            vcols.map((c) => sql.identifier(c)),
+            sql`, `,
+          )}) SELECT ${sql.join(cols, sql`, `)} FROM versions WHERE id = ${tpl.versionId}`,
+        ),
+      );
     }
     await db.batch(stmts as never);
   }
@@ -56,7 +72,11 @@ export async function buildScale(n: number, url = ':memory:') {
   await db.run(sql`DELETE FROM bindings_fts`);
   await rebuildSearchIndex(db);
   // The previous index, for comparison: external text copy, binding id column, no headings.
-  await db.run(sql.raw(`CREATE VIRTUAL TABLE bindings_fts_v1 USING fts5(binding_id UNINDEXED, name, summary, key_points, content, tokenize = 'porter unicode61')`));
+  await db.run(
+    sql.raw(
+      `CREATE VIRTUAL TABLE bindings_fts_v1 USING fts5(binding_id UNINDEXED, name, summary, key_points, content, tokenize = 'porter unicode61')`,
+    ),
+  );
   await db.run(sql`INSERT INTO bindings_fts_v1 (rowid, binding_id, name, summary, key_points, content) SELECT bindings.rowid, bindings.id, versions.name, versions.summary, '', versions.content
     FROM bindings JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version WHERE bindings.deleted_at IS NULL`);
   return { database, db, caller };
@@ -65,7 +85,13 @@ export async function buildScale(n: number, url = ':memory:') {
 async function sized(n: number) {
   const { database, db, caller } = await buildScale(n);
   const bytes = async (table: string) =>
-    Number((await db.get<{ b: number }>(sql`SELECT sum(pgsize) AS b FROM dbstat WHERE name IN (${table}, ${`${table}_data`}, ${`${table}_idx`}, ${`${table}_content`}, ${`${table}_docsize`}, ${`${table}_config`})`))?.b ?? 0);
+    Number(
+      (
+        await db.get<{ b: number }>(
+          sql`SELECT sum(pgsize) AS b FROM dbstat WHERE name IN (${table}, ${`${table}_data`}, ${`${table}_idx`}, ${`${table}_content`}, ${`${table}_docsize`}, ${`${table}_config`})`,
+        )
+      )?.b ?? 0,
+    );
   const live = n + 1;
   const p50 = async (q: () => Promise<unknown>) => {
     const t: number[] = [];
@@ -105,14 +131,28 @@ export async function run(): Promise<BenchSection> {
   for (const r of results) {
     const k = `${r.n / 1000}k`;
     rows.push({ metric: `p50 rare word at ${k} (before → after)`, value: `${round(r.before.rare)} → ${round(r.after.rare)}`, unit: 'ms' });
-    rows.push({ metric: `p50 common word at ${k} (before → after)`, value: `${round(r.before.common)} → ${round(r.after.common)}`, unit: 'ms' });
-    rows.push({ metric: `index bytes per binding at ${k} (before → after)`, value: `${Math.round(r.before.bytesPerBinding)} → ${Math.round(r.after.bytesPerBinding)}`, goal: '≤ half', met: r.after.bytesPerBinding <= r.before.bytesPerBinding / 2 });
+    rows.push({
+      metric: `p50 common word at ${k} (before → after)`,
+      value: `${round(r.before.common)} → ${round(r.after.common)}`,
+      unit: 'ms',
+    });
+    rows.push({
+      metric: `index bytes per binding at ${k} (before → after)`,
+      value: `${Math.round(r.before.bytesPerBinding)} → ${Math.round(r.after.bytesPerBinding)}`,
+      goal: '≤ half',
+      met: r.after.bytesPerBinding <= r.before.bytesPerBinding / 2,
+    });
   }
   if (results.length === 2) {
     const [a, b] = results as [(typeof results)[0], (typeof results)[0]];
     for (const w of ['rare', 'common'] as const) {
       const ratio = b.after[w] / a.after[w];
-      rows.push({ metric: `growth 10k → 100k, ${w} word (before → after)`, value: `${round(b.before[w] / a.before[w])}× → ${round(ratio)}×`, goal: '≤ 2×', met: ratio <= 2 });
+      rows.push({
+        metric: `growth 10k → 100k, ${w} word (before → after)`,
+        value: `${round(b.before[w] / a.before[w])}× → ${round(ratio)}×`,
+        goal: '≤ 2×',
+        met: ratio <= 2,
+      });
     }
   }
   return { title: 'search at scale', rows, extra: results };

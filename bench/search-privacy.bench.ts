@@ -19,7 +19,8 @@ export async function run(): Promise<BenchSection> {
   const mallory = await ensureCaller(w.deps, 'mallory');
   const questions = everydayQuestions();
   const owner = await ensureCaller(w.deps, 'bench');
-  const top = async (match: string) => (await searchBindingRows(w.deps.db, match, { userId: owner.id, offset: 0, limit: 10 })).rows.map((r) => r.bindingId);
+  const top = async (match: string) =>
+    (await searchBindingRows(w.deps.db, match, { userId: owner.id, offset: 0, limit: 10 })).rows.map((r) => r.bindingId);
   const moved = new Map(ADDED.map((k) => [k, { order: 0, first: 0, set: 0 }]));
   let asked = 0;
   for (const q of questions) {
@@ -32,7 +33,12 @@ export async function run(): Promise<BenchSection> {
     const added: string[] = [];
     for (const k of ADDED) {
       while (added.length < k) {
-        const row = await createBinding(w.deps, mallory, { name: `${probe} notes ${added.length}`, summary: `About ${probe}`, content: `# ${probe}\n\n${`${probe} `.repeat(5)}\n` }, HUMAN);
+        const row = await createBinding(
+          w.deps,
+          mallory,
+          { name: `${probe} notes ${added.length}`, summary: `About ${probe}`, content: `# ${probe}\n\n${`${probe} `.repeat(5)}\n` },
+          HUMAN,
+        );
         added.push(row.bindingId);
       }
       const after = await top(match);

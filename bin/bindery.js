@@ -19,7 +19,9 @@ const bun = process.env.BINDERY_BUN || (process.versions.bun ? process.execPath 
 
 function noBun(err) {
   if (err?.code === 'ENOENT') {
-    process.stderr.write(`bindery: needs Bun (>= 1.4.5) and found no "${bun}" on PATH; install it (https://bun.sh: curl -fsSL https://bun.sh/install | bash) or set BINDERY_BUN to its path\n`);
+    process.stderr.write(
+      `bindery: needs Bun (>= 1.4.5) and found no "${bun}" on PATH; install it (https://bun.sh: curl -fsSL https://bun.sh/install | bash) or set BINDERY_BUN to its path\n`,
+    );
     process.exit(127);
   }
   process.stderr.write(`bindery: could not start ${bun}: ${err?.message ?? err}\n`);

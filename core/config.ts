@@ -98,7 +98,10 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
 function listVar(env: Env, name: string, fallback: string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Reads configuration from an environment map (the adapter passes its process environment or a Worker's env). */
@@ -141,7 +144,8 @@ function parseEmbeddingsConfig(env: Env): EmbeddingsConfig {
   const model = env.BINDERY_EMBEDDINGS_MODEL;
   if (!model) throw new Error('BINDERY_EMBEDDINGS_MODEL: must name the model when BINDERY_EMBEDDINGS_URL is set');
   const weight = Number(env.BINDERY_EMBEDDINGS_WEIGHT ?? 1);
-  if (!(weight >= 0 && weight <= 10)) throw new Error(`BINDERY_EMBEDDINGS_WEIGHT: must be a number from 0 to 10 (got "${env.BINDERY_EMBEDDINGS_WEIGHT}")`);
+  if (!(weight >= 0 && weight <= 10))
+    throw new Error(`BINDERY_EMBEDDINGS_WEIGHT: must be a number from 0 to 10 (got "${env.BINDERY_EMBEDDINGS_WEIGHT}")`);
   return { url, model, weight, ...(env.BINDERY_EMBEDDINGS_KEY ? { key: env.BINDERY_EMBEDDINGS_KEY } : {}) };
 }
 

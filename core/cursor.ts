@@ -42,7 +42,11 @@ export async function issueCursor(db: BinderyDb, state: CursorState): Promise<st
 /** Reads a cursor this server issued for `scope`; anything else is an INVALID_INPUT naming `cursor`. */
 export async function readCursor(db: BinderyDb, cursor: string | undefined, scope: string): Promise<number> {
   if (cursor === undefined || cursor === '') return 0;
-  const bad = () => fail.invalid('cursor', 'was not issued by this server for this listing; pass the nextCursor of the previous page, or omit it for the first page');
+  const bad = () =>
+    fail.invalid(
+      'cursor',
+      'was not issued by this server for this listing; pass the nextCursor of the previous page, or omit it for the first page',
+    );
   const short = /^([0-9a-z]{1,10})~([A-Za-z0-9_-]{16})$/.exec(cursor);
   if (short) {
     const offset = parseInt(short[1]!, 36);

@@ -17,7 +17,14 @@ export class BinderyError extends Error {
 }
 
 /** The HTTP status of each error code, for every HTTP face (REST, the web app, public pages). */
-export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = { NOT_FOUND: 404, CONFLICT: 409, INVALID_INPUT: 400, FORBIDDEN: 403, TOO_LARGE: 413, INTERNAL: 500 };
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_INPUT: 400,
+  FORBIDDEN: 403,
+  TOO_LARGE: 413,
+  INTERNAL: 500,
+};
 
 /** Shorthand constructors so handlers read like the rule they enforce. */
 export const fail = {

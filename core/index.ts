@@ -4,8 +4,28 @@ export { defineTool, type ToolDefinition, type AnyTool, type ResponseBound, type
 export { ALL_TOOLS, createRegistry } from './tools/registry.ts';
 export { createTiktokenCounter, TOKENIZERS, type TokenCounter, type TokenizerName } from './tokens/counter.ts';
 export { joinPieces, line, type Piece } from './tokens/doc.ts';
-export { tierPieces, tierObject, tierCost, renderHead, renderPreview, renderContent, previewWithNote, HEAD_TOKEN_BOUND, TIERS, type Tier } from './budget/tier.ts';
-export { pack, footerTokens, planFooter, type PackInput, type PackResult, type PackCandidate, type FooterCosts, type FooterPlan } from './budget/pack.ts';
+export {
+  tierPieces,
+  tierObject,
+  tierCost,
+  renderHead,
+  renderPreview,
+  renderContent,
+  previewWithNote,
+  HEAD_TOKEN_BOUND,
+  TIERS,
+  type Tier,
+} from './budget/tier.ts';
+export {
+  pack,
+  footerTokens,
+  planFooter,
+  type PackInput,
+  type PackResult,
+  type PackCandidate,
+  type FooterCosts,
+  type FooterPlan,
+} from './budget/pack.ts';
 export { parseConfig, DEFAULT_CONFIG, type BinderyConfig, type ToolMode } from './config.ts';
 export { BinderyError, toErrorResult, type ErrorCode } from './errors.ts';
 export type { BinderyDeps, Caller, Logger, ToolContext } from './context.ts';

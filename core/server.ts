@@ -2,7 +2,16 @@ import { RpcError } from './protocol/rpc-error.ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, CancelledNotificationSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type CancelledNotification, type RequestId, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type CancelledNotification,
+  type RequestId,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config.ts';
 import { clockOf, type BinderyDeps, type Caller, type ToolContext } from './context.ts';
 import { fail } from './errors.ts';
@@ -77,7 +86,15 @@ const MODEL_CHARS = 120;
  */
 function provenanceModel(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  return clip(raw.toWellFormed().replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim(), MODEL_CHARS).trimEnd() || null;
+  return (
+    clip(
+      raw
+        .toWellFormed()
+        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+        .trim(),
+      MODEL_CHARS,
+    ).trimEnd() || null
+  );
 }
 
 /** Builds the MCP server for one session (stdio: once; stateless HTTP and edge: per request). */
@@ -96,7 +113,11 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
   };
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: options.stateless ? {} : { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
+    {
+      capabilities: options.stateless ? {} : { tools: { listChanged: true } },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: sharedValidator,
+    },
   );
   const server = mcp.server;
   // listChanged only where it can be delivered: a stateless server lives for one request. (Given in

@@ -11,7 +11,9 @@ import type { Database, DatabaseOptions } from './client.ts';
  */
 export function createWebDatabase(options: DatabaseOptions): Database {
   if (!/^(libsql|https?|wss?):\/\//.test(options.url)) {
-    throw new Error(`BINDERY_DB_URL: the edge handler needs a libsql:// or https:// URL (got "${options.url.replace(/\?.*$/, '')}"); use a D1 binding or pass a database to createFetchHandler`);
+    throw new Error(
+      `BINDERY_DB_URL: the edge handler needs a libsql:// or https:// URL (got "${options.url.replace(/\?.*$/, '')}"); use a D1 binding or pass a database to createFetchHandler`,
+    );
   }
   const client = createClient({ url: options.url, authToken: options.authToken });
   const db: BinderyDb = drizzle(client, { schema });

@@ -25,7 +25,10 @@ export interface Database {
  * `libsql://`, `https://`) use `@libsql/client`.
  */
 export function createDatabase(options: DatabaseOptions): Database {
-  const client: Client = embeddedPath(options.url) !== undefined ? new EmbeddedClient(embeddedPath(options.url)!, { events: options.events }) : createClient({ url: options.url, authToken: options.authToken });
+  const client: Client =
+    embeddedPath(options.url) !== undefined
+      ? new EmbeddedClient(embeddedPath(options.url)!, { events: options.events })
+      : createClient({ url: options.url, authToken: options.authToken });
   const db: BinderyDb = drizzle(client, { schema });
   return { db, client, close: () => client.close() };
 }

@@ -1,5 +1,14 @@
 import type { InStatement, ResultSet } from '@libsql/client';
-import { CACHEABLE, prepareOnce, runStatement, SCHEMA_CHANGE, sqlOf, type Cached, type Conn, type Statement } from './embedded-statements.ts';
+import {
+  CACHEABLE,
+  prepareOnce,
+  runStatement,
+  SCHEMA_CHANGE,
+  sqlOf,
+  type Cached,
+  type Conn,
+  type Statement,
+} from './embedded-statements.ts';
 
 /** What the cache counts (shared with the client's stats object). */
 export interface CacheCounters {

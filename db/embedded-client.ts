@@ -1,4 +1,12 @@
-import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client';
+import {
+  LibsqlError,
+  type Client,
+  type InArgs,
+  type InStatement,
+  type ResultSet,
+  type Transaction,
+  type TransactionMode,
+} from '@libsql/client';
 import { withBusyRetry, type BusyPolicy, type DbEvents } from './busy.ts';
 import { StatementCache } from './embedded-cache.ts';
 import { closeConnection, openConnection } from './embedded-connection.ts';

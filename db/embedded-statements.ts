@@ -76,14 +76,26 @@ export function runStatement(c: Cached, stmt: InStatement): ResultSet {
   }
 }
 
-function resultSet(columns: string[], columnTypes: string[], rows: Row[], rowsAffected: number, lastInsertRowid: bigint | undefined): ResultSet {
+function resultSet(
+  columns: string[],
+  columnTypes: string[],
+  rows: Row[],
+  rowsAffected: number,
+  lastInsertRowid: bigint | undefined,
+): ResultSet {
   return {
     columns,
     columnTypes,
     rows,
     rowsAffected,
     lastInsertRowid,
-    toJSON: () => ({ columns, columnTypes, rows: rows.map((r) => Array.from(r as ArrayLike<unknown>)), rowsAffected, lastInsertRowid: lastInsertRowid?.toString() ?? null }),
+    toJSON: () => ({
+      columns,
+      columnTypes,
+      rows: rows.map((r) => Array.from(r as ArrayLike<unknown>)),
+      rowsAffected,
+      lastInsertRowid: lastInsertRowid?.toString() ?? null,
+    }),
   };
 }
 
@@ -102,7 +114,8 @@ function toRow(values: unknown[], columns: string[]): Row {
 
 function fromSql(value: unknown): unknown {
   if (typeof value === 'bigint') {
-    if (value < Number.MIN_SAFE_INTEGER || value > Number.MAX_SAFE_INTEGER) throw new RangeError('Received integer which cannot be safely represented as a JavaScript number');
+    if (value < Number.MIN_SAFE_INTEGER || value > Number.MAX_SAFE_INTEGER)
+      throw new RangeError('Received integer which cannot be safely represented as a JavaScript number');
     return Number(value);
   }
   if (value instanceof Uint8Array) return value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
@@ -118,7 +131,8 @@ function toSqlArgs(args: InArgs | undefined): unknown[] | Record<string, unknown
 }
 
 function toSql(value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError('Only finite numbers (not Infinity or NaN) can be passed as arguments');
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new RangeError('Only finite numbers (not Infinity or NaN) can be passed as arguments');
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (value instanceof Date) return value.valueOf();
@@ -126,7 +140,18 @@ function toSql(value: unknown): unknown {
   return value;
 }
 
-const BASE_CODES: Record<number, string> = { 1: 'SQLITE_ERROR', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL', 14: 'SQLITE_CANTOPEN', 17: 'SQLITE_SCHEMA', 19: 'SQLITE_CONSTRAINT', 26: 'SQLITE_NOTADB' };
+const BASE_CODES: Record<number, string> = {
+  1: 'SQLITE_ERROR',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  8: 'SQLITE_READONLY',
+  11: 'SQLITE_CORRUPT',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  17: 'SQLITE_SCHEMA',
+  19: 'SQLITE_CONSTRAINT',
+  26: 'SQLITE_NOTADB',
+};
 
 /** libsql's SqliteError → LibsqlError with the base code, as `@libsql/client` reports it. */
 export function mapError(err: unknown): unknown {

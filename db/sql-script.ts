@@ -22,8 +22,11 @@ export function sqlLiteral(value: string | number | null): string {
  */
 export function migrationScript(since?: string, now = Date.now()): string {
   const start = since === undefined ? 0 : migrations.findIndex((m) => m.tag === since) + 1;
-  if (start === 0 && since !== undefined) throw new Error(`--since: no migration "${since}" (known: ${migrations.map((m) => m.tag).join(', ')})`);
-  const out = [`-- Bindery schema: migrations ${start < migrations.length ? `${migrations[start]!.tag} … ${migrations.at(-1)!.tag}` : '(none pending)'}`];
+  if (start === 0 && since !== undefined)
+    throw new Error(`--since: no migration "${since}" (known: ${migrations.map((m) => m.tag).join(', ')})`);
+  const out = [
+    `-- Bindery schema: migrations ${start < migrations.length ? `${migrations[start]!.tag} … ${migrations.at(-1)!.tag}` : '(none pending)'}`,
+  ];
   out.push(`CREATE TABLE IF NOT EXISTS ${LEDGER} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL);`);
   for (const m of migrations.slice(start)) {
     out.push(`-- ${m.tag}`);
@@ -31,7 +34,8 @@ export function migrationScript(since?: string, now = Date.now()): string {
     out.push(`INSERT INTO ${LEDGER} (tag, applied_at) VALUES (${sqlLiteral(m.tag)}, ${now});`);
   }
   // A new database has nothing to re-index: mark the search index built, as migrate() would.
-  if (since === undefined) out.push(`INSERT INTO settings (key, value) VALUES (${sqlLiteral(BUILT_KEY)}, '1') ON CONFLICT (key) DO NOTHING;`);
+  if (since === undefined)
+    out.push(`INSERT INTO settings (key, value) VALUES (${sqlLiteral(BUILT_KEY)}, '1') ON CONFLICT (key) DO NOTHING;`);
   return `${out.join('\n')}\n`;
 }
 

@@ -12,12 +12,17 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ts = await import('typescript').then((m) => m.default, (err) => {
-  if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
-  return undefined;
-});
+const ts = await import('typescript').then(
+  (m) => m.default,
+  (err) => {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    return undefined;
+  },
+);
 if (!ts) {
-  console.log('dist: skipped (typescript is not installed); the bindery command runs on Bun without it, and Node embedders get dist/ from `npm install` with dev dependencies');
+  console.log(
+    'dist: skipped (typescript is not installed); the bindery command runs on Bun without it, and Node embedders get dist/ from `npm install` with dev dependencies',
+  );
   process.exit(0);
 }
 

@@ -46,7 +46,9 @@ const alice = await connect('alice');
 const bob = await connect('bob');
 await createApiKey(deps.db, (await ensureCaller(deps, 'alice')).id, deps.now(), 'fixture key');
 await ok(alice, 'create_space', { slug: 'team-docs', name: 'Team docs', visibility: 'public' });
-const long = Array.from({ length: 120 }, (_, i) => `## Part ${i}\n\nParagraph ${i} about caching, retries and the zebra protocol.\n`).join('\n');
+const long = Array.from({ length: 120 }, (_, i) => `## Part ${i}\n\nParagraph ${i} about caching, retries and the zebra protocol.\n`).join(
+  '\n',
+);
 const ids: string[] = [];
 for (let i = 1; i <= 6; i++) {
   const b = await ok(alice, 'create_binding', {
@@ -62,7 +64,7 @@ for (let i = 1; i <= 6; i++) {
 await ok(alice, 'update_binding', { id: ids[0], content: '# Note 1\n\nSecond version.\n', expectedVersion: 1 });
 await ok(alice, 'update_binding', { id: ids[0], summary: 'Summary 1, third version.', expectedVersion: 2 });
 await ok(alice, 'delete_binding', { id: ids[5] });
-const set = (await ok(alice, "create_set", { name: "Fixture set", bindingIds: ids.slice(0, 4) })).set;
+const set = (await ok(alice, 'create_set', { name: 'Fixture set', bindingIds: ids.slice(0, 4) })).set;
 await ok(alice, 'edit_set_items', { id: set.id, add: [{ bindingId: ids[4], version: 1 }] });
 const toBob = await ok(alice, 'create_share', { target: ids[0], user: 'bob', permission: 'comment' });
 // Releases with share acceptance: bob accepts, so the share is in his default scope as in 0.1.0.
@@ -73,7 +75,7 @@ await ok(bob, 'add_comment', { id: ids[0], body: 'Bob was here.', version: 2 });
 await alice.close();
 await bob.close();
 const counts = await database.client.execute(
-  "SELECT (SELECT count(*) FROM versions) v, (SELECT count(*) FROM shares) s, (SELECT count(*) FROM comments) c, (SELECT count(*) FROM set_items) i, (SELECT count(*) FROM api_keys) k",
+  'SELECT (SELECT count(*) FROM versions) v, (SELECT count(*) FROM shares) s, (SELECT count(*) FROM comments) c, (SELECT count(*) FROM set_items) i, (SELECT count(*) FROM api_keys) k',
 );
 console.log(JSON.stringify(counts.rows[0]));
 database.close();

@@ -24,7 +24,9 @@ function bound(b: ResponseBound): string {
 
 function hints(t: AnyTool): string {
   const a = t.annotations ?? {};
-  return [a.readOnlyHint && 'read-only', a.destructiveHint && 'destructive', a.idempotentHint && 'idempotent'].filter(Boolean).join(', ') || '—';
+  return (
+    [a.readOnlyHint && 'read-only', a.destructiveHint && 'destructive', a.idempotentHint && 'idempotent'].filter(Boolean).join(', ') || '—'
+  );
 }
 
 function fileOf(t: AnyTool): string {
@@ -54,7 +56,8 @@ export function renderToolsReference(tools: readonly AnyTool[]): string {
   ];
   for (const c of categories) {
     out.push(`## ${c}`, '', '| tool | response | hints | file |', '|---|---|---|---|');
-    for (const t of tools.filter((x) => x.category === c)) out.push(`| [\`${t.name}\`](#${t.name}) | ${bound(t.bound)} | ${hints(t)} | \`${fileOf(t)}\` |`);
+    for (const t of tools.filter((x) => x.category === c))
+      out.push(`| [\`${t.name}\`](#${t.name}) | ${bound(t.bound)} | ${hints(t)} | \`${fileOf(t)}\` |`);
     out.push('');
     for (const t of tools.filter((x) => x.category === c)) {
       out.push(`### ${t.name}`, '', '```', signatureOf(t), '```', '', t.description, '');

@@ -68,6 +68,10 @@ if (import.meta.main) {
   const root = new URL('..', import.meta.url).pathname;
   const files = fastTests(root).map((p) => `./${p}`);
   const env = { ...process.env, BINDERY_PROPERTY_RUNS: process.env.BINDERY_PROPERTY_RUNS || '10' };
-  const proc = Bun.spawn(['bun', 'test', '--parallel', `--timeout=${TIMEOUT_MS}`, ...process.argv.slice(2), ...files], { cwd: root, env, stdio: ['inherit', 'inherit', 'inherit'] });
+  const proc = Bun.spawn(['bun', 'test', '--parallel', `--timeout=${TIMEOUT_MS}`, ...process.argv.slice(2), ...files], {
+    cwd: root,
+    env,
+    stdio: ['inherit', 'inherit', 'inherit'],
+  });
   process.exit(await proc.exited);
 }

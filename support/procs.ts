@@ -18,14 +18,25 @@ export interface CliResult {
 
 /** Runs `bindery <args>` as its own process and waits for it. */
 export async function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const proc = Bun.spawn(['bun', 'adapters/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn(['bun', 'adapters/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   return { code: await proc.exited, stdout, stderr };
 }
 
 /** Starts `bindery cli <args>` without waiting (to kill it, or to run beside other work). */
 export function cliChild(args: string[], env: Record<string, string>): Subprocess<'ignore', 'pipe', 'pipe'> {
-  return Bun.spawn(['bun', 'adapters/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  return Bun.spawn(['bun', 'adapters/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
 }
 
 export interface ServerProc {
@@ -37,7 +48,13 @@ export interface ServerProc {
 
 /** Starts `bun run serve` as a child on a free port and waits for its ready line. */
 export async function startServer(env: Record<string, string>): Promise<ServerProc> {
-  const proc = Bun.spawn(['bun', 'adapters/bun-http.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn(['bun', 'adapters/bun-http.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ...env },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   let err = '';
   const reader = proc.stderr.getReader();
   const decoder = new TextDecoder();
@@ -75,7 +92,9 @@ export async function createKey(env: Record<string, string>, user: string): Prom
 /** An MCP client session over Streamable HTTP with a bearer key. */
 export async function httpClient(url: string, key: string, name = 'reliability'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
   return client;
 }
 
@@ -84,7 +103,10 @@ const encoders = new Map<string, Tiktoken>();
 export async function independentCount(text: string, encoding: 'o200k_base' | 'cl100k_base' = 'o200k_base'): Promise<number> {
   let enc = encoders.get(encoding);
   if (!enc) {
-    const ranks = encoding === 'o200k_base' ? (await import('js-tiktoken/ranks/o200k_base')).default : (await import('js-tiktoken/ranks/cl100k_base')).default;
+    const ranks =
+      encoding === 'o200k_base'
+        ? (await import('js-tiktoken/ranks/o200k_base')).default
+        : (await import('js-tiktoken/ranks/cl100k_base')).default;
     encoders.set(encoding, (enc = new Tiktoken(ranks)));
   }
   return enc.encode(text, [], []).length;
@@ -102,6 +124,9 @@ export function writeCorpus(dir: string, n: number, seed = 'doc'): void {
   for (let i = 0; i < n; i++) {
     const sub = join(dir, `part-${i % 20}`);
     mkdirSync(sub, { recursive: true });
-    writeFileSync(join(sub, `${seed}-${i}.md`), `# ${seed} ${i}\n\nA note about zq${seed}${i} and shared words.\n\n## Details\n\n${'Some detail text. '.repeat(1 + (i % 7))}\n`);
+    writeFileSync(
+      join(sub, `${seed}-${i}.md`),
+      `# ${seed} ${i}\n\nA note about zq${seed}${i} and shared words.\n\n## Details\n\n${'Some detail text. '.repeat(1 + (i % 7))}\n`,
+    );
   }
 }

@@ -82,7 +82,9 @@ export async function waitHealthy(url: string, ms = 20_000, proc?: { exitCode: n
 
 /** An SDK client over Streamable HTTP with a bearer key. */
 export async function httpClient(url: string, key: string, name = 'bindery-contract'): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+  });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -110,7 +112,14 @@ export async function seededFile(publicUrl: string): Promise<{ dir: string; dbUr
 }
 
 function baseEnv(dbUrl: string, publicUrl: string, port: number): Record<string, string> {
-  return { ...(process.env as Record<string, string>), BINDERY_DB_URL: dbUrl, BINDERY_PUBLIC_URL: publicUrl, PORT: String(port), BINDERY_TOOL_MODE: 'eager', BINDERY_USER: 'alice' };
+  return {
+    ...(process.env as Record<string, string>),
+    BINDERY_DB_URL: dbUrl,
+    BINDERY_PUBLIC_URL: publicUrl,
+    PORT: String(port),
+    BINDERY_TOOL_MODE: 'eager',
+    BINDERY_USER: 'alice',
+  };
 }
 
 export async function stdioTarget(): Promise<Target> {
@@ -121,7 +130,12 @@ export async function stdioTarget(): Promise<Target> {
     name: 'stdio',
     seed,
     async connect() {
-      const transport = new StdioClientTransport({ command: 'bun', args: [join(ROOT, 'adapters/stdio.ts')], env: baseEnv(dbUrl, publicUrl, 0), stderr: 'ignore' });
+      const transport = new StdioClientTransport({
+        command: 'bun',
+        args: [join(ROOT, 'adapters/stdio.ts')],
+        env: baseEnv(dbUrl, publicUrl, 0),
+        stderr: 'ignore',
+      });
       const client = new Client({ name: 'bindery-contract', version: '1.0.0' });
       await client.connect(transport);
       clients.push(client);
@@ -154,7 +168,14 @@ function httpTarget(name: string, url: string, seed: Seed, cleanup: () => Promis
 }
 
 /** Spawns a server process and waits until it is healthy. */
-async function spawnServer(name: string, cmd: string[], env: Record<string, string>, url: string, seed: Seed, dir: string): Promise<Target> {
+async function spawnServer(
+  name: string,
+  cmd: string[],
+  env: Record<string, string>,
+  url: string,
+  seed: Seed,
+  dir: string,
+): Promise<Target> {
   const proc = Bun.spawn(cmd, { cwd: ROOT, env, stdout: 'ignore', stderr: 'pipe' });
   let log = '';
   const reader = proc.stderr.getReader();
@@ -190,7 +211,9 @@ const REMOTE_TOKEN = process.env.BINDERY_TEST_REMOTE_AUTH_TOKEN;
 
 /** Why the remote libSQL runs are skipped, or undefined when BINDERY_TEST_REMOTE_URL is set. */
 export function remoteUnavailable(): string | undefined {
-  return REMOTE_URL ? undefined : 'BINDERY_TEST_REMOTE_URL is not set (a libsql:// or https:// URL of a scratch Turso/sqld database; token in BINDERY_TEST_REMOTE_AUTH_TOKEN)';
+  return REMOTE_URL
+    ? undefined
+    : 'BINDERY_TEST_REMOTE_URL is not set (a libsql:// or https:// URL of a scratch Turso/sqld database; token in BINDERY_TEST_REMOTE_AUTH_TOKEN)';
 }
 
 async function seededRemote(publicUrl: string): Promise<Seed> {
@@ -241,7 +264,14 @@ export async function denoTarget(): Promise<Target> {
 
 /** Bundles adapters/worker.ts for workerd (ESM, code-split so the tokenizer ranks are separate chunks). */
 export async function buildWorker(outdir: string): Promise<{ modules: { type: 'ESModule'; path: string }[] }> {
-  const result = await Bun.build({ entrypoints: [join(ROOT, 'adapters/worker.ts')], outdir, target: 'browser', format: 'esm', splitting: true, conditions: ['workerd', 'worker', 'browser'] });
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, 'adapters/worker.ts')],
+    outdir,
+    target: 'browser',
+    format: 'esm',
+    splitting: true,
+    conditions: ['workerd', 'worker', 'browser'],
+  });
   if (!result.success) throw new Error(`worker build failed: ${result.logs.map(String).join('\n')}`);
   const files = readdirSync(outdir).filter((f) => f.endsWith('.js'));
   files.sort((a, b) => (a === 'worker.js' ? -1 : b === 'worker.js' ? 1 : a.localeCompare(b)));

@@ -77,7 +77,11 @@ export async function call(client: Client, name: string, args: Record<string, un
 let independent: import('js-tiktoken/lite').Tiktoken | undefined;
 
 /** Calls a tool that must succeed; returns its structured content. */
-export async function ok<T = any>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T & { _result: CallToolResult }> {
+export async function ok<T = any>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T & { _result: CallToolResult }> {
   const result = await call(client, name, args);
   if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
   return { ...(result.structuredContent as T), _result: result };

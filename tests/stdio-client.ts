@@ -19,7 +19,9 @@ export interface StdioServer {
 }
 
 /** Starts `bun adapters/stdio.ts` with a fresh DB under a temp dir (or the given one). */
-export async function startStdioServer(opts: { env?: Record<string, string>; clientName?: string; clientVersion?: string; dir?: string } = {}): Promise<StdioServer> {
+export async function startStdioServer(
+  opts: { env?: Record<string, string>; clientName?: string; clientVersion?: string; dir?: string } = {},
+): Promise<StdioServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'bindery-stdio-'));
   const dbUrl = `file:${join(dir, 'data', 'bindery.db')}`;
   const env: Record<string, string> = {
@@ -29,7 +31,13 @@ export async function startStdioServer(opts: { env?: Record<string, string>; cli
     BINDERY_TOOL_MODE: 'eager',
     ...opts.env,
   };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, 'adapters', 'stdio.ts')], env, cwd: dir, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(REPO, 'adapters', 'stdio.ts')],
+    env,
+    cwd: dir,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const transportErrors: Error[] = [];

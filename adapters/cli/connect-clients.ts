@@ -65,7 +65,11 @@ const SPECS: Record<ClientName, ClientSpec> = {
       t.kind === 'stdio'
         ? plainStdio(t)
         : t.key
-          ? { command: 'npx', args: ['-y', 'mcp-remote', t.url, '--header', 'Authorization:${BINDERY_AUTH_HEADER}'], env: { BINDERY_AUTH_HEADER: bearer(t.key) } }
+          ? {
+              command: 'npx',
+              args: ['-y', 'mcp-remote', t.url, '--header', 'Authorization:${BINDERY_AUTH_HEADER}'],
+              env: { BINDERY_AUTH_HEADER: bearer(t.key) },
+            }
           : { command: 'npx', args: ['-y', 'mcp-remote', t.url] },
     clientInfo: 'claude-ai',
   },
@@ -73,7 +77,10 @@ const SPECS: Record<ClientName, ClientSpec> = {
     label: 'Claude Code',
     key: 'mcpServers',
     file: (p) => join(p.cwd, '.mcp.json'),
-    entry: (t) => (t.kind === 'stdio' ? { type: 'stdio', ...plainStdio(t) } : { type: 'http', url: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) }),
+    entry: (t) =>
+      t.kind === 'stdio'
+        ? { type: 'stdio', ...plainStdio(t) }
+        : { type: 'http', url: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) },
     clientInfo: 'claude-code',
   },
   cursor: {
@@ -87,21 +94,26 @@ const SPECS: Record<ClientName, ClientSpec> = {
     label: 'VS Code',
     key: 'servers',
     file: (p) => join(p.cwd, '.vscode', 'mcp.json'),
-    entry: (t) => (t.kind === 'stdio' ? { type: 'stdio', ...plainStdio(t) } : { type: 'http', url: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) }),
+    entry: (t) =>
+      t.kind === 'stdio'
+        ? { type: 'stdio', ...plainStdio(t) }
+        : { type: 'http', url: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) },
     clientInfo: 'Visual Studio Code',
   },
   windsurf: {
     label: 'Windsurf',
     key: 'mcpServers',
     file: (p) => join(p.home, '.codeium', 'windsurf', 'mcp_config.json'),
-    entry: (t) => (t.kind === 'stdio' ? plainStdio(t) : { serverUrl: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) }),
+    entry: (t) =>
+      t.kind === 'stdio' ? plainStdio(t) : { serverUrl: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) },
     clientInfo: 'windsurf-client',
   },
   'gemini-cli': {
     label: 'Gemini CLI',
     key: 'mcpServers',
     file: (p) => join(p.home, '.gemini', 'settings.json'),
-    entry: (t) => (t.kind === 'stdio' ? plainStdio(t) : { httpUrl: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) }),
+    entry: (t) =>
+      t.kind === 'stdio' ? plainStdio(t) : { httpUrl: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) },
     clientInfo: 'gemini-cli-mcp-client',
   },
 };
@@ -129,7 +141,9 @@ export function claudeMcpAdd(name: string, target: Target): string {
     const header = target.key ? ` --header ${q(`Authorization: ${bearer(target.key)}`)}` : '';
     return `claude mcp add --transport http --scope user ${q(name)} ${q(target.url)}${header}`;
   }
-  const env = Object.entries(target.env).map(([k, v]) => ` -e ${q(`${k}=${v}`)}`).join('');
+  const env = Object.entries(target.env)
+    .map(([k, v]) => ` -e ${q(`${k}=${v}`)}`)
+    .join('');
   return `claude mcp add --scope user${env} ${q(name)} -- ${[target.command, ...target.args].map(q).join(' ')}`;
 }
 
@@ -149,7 +163,8 @@ export function unmergeable(text: string | undefined, key: string): string | und
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'its top level is not a JSON object';
   const servers = (parsed as Record<string, unknown>)[key];
-  if (servers !== undefined && (!servers || typeof servers !== 'object' || Array.isArray(servers))) return `its "${key}" is not a JSON object`;
+  if (servers !== undefined && (!servers || typeof servers !== 'object' || Array.isArray(servers)))
+    return `its "${key}" is not a JSON object`;
   return undefined;
 }
 
@@ -157,7 +172,12 @@ export function unmergeable(text: string | undefined, key: string): string | und
  * The file's text with `entry` set under `key`.`name`, every other key and server left as it was.
  * `changed` is false when the file already says exactly that. Call `unmergeable` first.
  */
-export function mergeServer(text: string | undefined, key: string, name: string, entry: Record<string, unknown>): { text: string; changed: boolean; replaced: boolean } {
+export function mergeServer(
+  text: string | undefined,
+  key: string,
+  name: string,
+  entry: Record<string, unknown>,
+): { text: string; changed: boolean; replaced: boolean } {
   const config = (text?.trim() ? JSON.parse(text) : {}) as Record<string, unknown>;
   const servers = { ...((config[key] as Record<string, unknown> | undefined) ?? {}) };
   const before = servers[name];

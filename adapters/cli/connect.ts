@@ -8,7 +8,17 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseConfig } from '../../core/config.ts';
 import { parseCommand, usageError } from './args.ts';
-import { CLIENTS, claudeMcpAdd, clientSpec, modeFor, mergeServer, unmergeable, type ClientName, type Place, type Target } from './connect-clients.ts';
+import {
+  CLIENTS,
+  claudeMcpAdd,
+  clientSpec,
+  modeFor,
+  mergeServer,
+  unmergeable,
+  type ClientName,
+  type Place,
+  type Target,
+} from './connect-clients.ts';
 
 const USAGE = `usage: bindery connect <client> [--write] [--name <server>] [--db <url|path>] [--url <https://host/mcp> [--key <key>]]
   clients: ${CLIENTS.join(', ')}
@@ -37,7 +47,8 @@ function remoteUrl(url: string): string {
   } catch {
     return usageError('connect', USAGE, `--url must be an http(s) URL, got "${url}"`);
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') usageError('connect', USAGE, `--url must be http(s), got "${parsed.protocol}"`);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    usageError('connect', USAGE, `--url must be http(s), got "${parsed.protocol}"`);
   if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/mcp';
   return parsed.toString();
 }
@@ -73,7 +84,13 @@ export async function main(args: string[], env: Record<string, string | undefine
     target = { kind: 'stdio', command: process.execPath, args: [CLI, 'stdio'], env: serverEnv };
   }
 
-  const place: Place = { platform: process.platform, home: env.HOME || env.USERPROFILE || homedir(), cwd, appData: env.APPDATA, xdgConfigHome: env.XDG_CONFIG_HOME };
+  const place: Place = {
+    platform: process.platform,
+    home: env.HOME || env.USERPROFILE || homedir(),
+    cwd,
+    appData: env.APPDATA,
+    xdgConfigHome: env.XDG_CONFIG_HOME,
+  };
   const file = spec.file(place);
   const entry = spec.entry(target);
   const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -112,7 +129,9 @@ export async function main(args: string[], env: Record<string, string | undefine
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, merged.text);
   renameSync(temp, file);
-  say(`${merged.replaced ? 'replaced' : 'added'} server "${name}" in ${file}${backup ? ` (backup: ${backup})` : ''}; restart ${spec.label} to load it`);
+  say(
+    `${merged.replaced ? 'replaced' : 'added'} server "${name}" in ${file}${backup ? ` (backup: ${backup})` : ''}; restart ${spec.label} to load it`,
+  );
   console.log(file);
   return 0;
 }

@@ -43,7 +43,8 @@ async function pipeTo(chunks: AsyncIterable<string>, out: Writable): Promise<voi
 
 export async function main(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand('dump', USAGE, args, { sql: { type: 'boolean' }, 'with-sessions': { type: 'boolean' } });
-  if (positionals.length !== 1) usageError('dump', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the file to write, or - for stdout');
+  if (positionals.length !== 1)
+    usageError('dump', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the file to write, or - for stdout');
   const target = positionals[0]!;
   const { database } = await openRuntime();
   const progress = rowProgress();
@@ -74,6 +75,8 @@ export async function main(args: string[]): Promise<number> {
   }
   const count = (t: string) => tables.find((x) => x.table === t)?.rows ?? 0;
   const rows = tables.reduce((a, b) => a + b.rows, 0);
-  progress.finish(`dumped ${rows.toLocaleString('en-US')} rows (${count('bindings').toLocaleString('en-US')} bindings, ${count('versions').toLocaleString('en-US')} versions) to ${target === '-' ? 'stdout' : target}`);
+  progress.finish(
+    `dumped ${rows.toLocaleString('en-US')} rows (${count('bindings').toLocaleString('en-US')} bindings, ${count('versions').toLocaleString('en-US')} versions) to ${target === '-' ? 'stdout' : target}`,
+  );
   return 0;
 }

@@ -13,7 +13,9 @@ export async function main(_args: string[]): Promise<number> {
     }
     const started = performance.now();
     const done = await embedMissing(deps, { progress: (n) => process.stderr.write(`\rembedded ${n}`) });
-    process.stderr.write(`${done ? '\n' : ''}embedded ${done} bindings with ${config.embeddings.model} in ${Math.round(performance.now() - started)} ms\n`);
+    process.stderr.write(
+      `${done ? '\n' : ''}embedded ${done} bindings with ${config.embeddings.model} in ${Math.round(performance.now() - started)} ms\n`,
+    );
     return 0;
   } finally {
     database.close();

@@ -3,7 +3,19 @@
 // then its content exactly (core/services/export-format.ts). `bindery import <dir>/<space-slug>
 // --space <slug>` reads such a folder back. Files are written without following links: each goes to a
 // fresh temporary file (O_EXCL | O_NOFOLLOW) renamed over its name, which replaces a link, never writes through it.
-import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { exportFiles, spacesToExport } from '../../core/services/export.ts';
@@ -60,7 +72,12 @@ export interface ExportCounts {
 }
 
 /** Exports for `caller` into `root`; `sink` draws progress (stderr by default). */
-export async function exportFolder(deps: CoreDeps, caller: Caller, root: string, opts: { space?: string; sink?: ProgressSink; summarySink?: ProgressSink } = {}): Promise<ExportCounts> {
+export async function exportFolder(
+  deps: CoreDeps,
+  caller: Caller,
+  root: string,
+  opts: { space?: string; sink?: ProgressSink; summarySink?: ProgressSink } = {},
+): Promise<ExportCounts> {
   mkdirSync(root, { recursive: true });
   const realRoot = realpathSync(root);
   const spaces = await spacesToExport(deps, caller, opts.space);
@@ -85,9 +102,12 @@ export async function exportFolder(deps: CoreDeps, caller: Caller, root: string,
 }
 
 export async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('export', USAGE, args, { space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' } });
+  const { values, positionals } = parseCommand('export', USAGE, args, {
+    space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' },
+  });
   if (values.space === '') usageError('export', USAGE, '--space needs a space slug (e.g. --space team-docs)');
-  if (positionals.length !== 1) usageError('export', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to write into');
+  if (positionals.length !== 1)
+    usageError('export', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to write into');
   const [dir] = positionals as [string];
   const space = values.space;
   if (statSync(dir, { throwIfNoEntry: false }) && !statSync(dir).isDirectory()) {

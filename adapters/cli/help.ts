@@ -18,7 +18,14 @@ export async function main(args: string[]): Promise<number> {
   const [sub, ...rest] = positionals;
   const shapes: Record<string, number> = { set: 2, list: 0, delete: 1 };
   if (!sub || !(sub in shapes)) return usageError('help', USAGE, sub ? `unknown subcommand "${sub}"` : undefined);
-  if (rest.length !== shapes[sub]) usageError(`help ${sub}`, USAGE, rest.length > shapes[sub]! ? `unexpected argument "${rest[shapes[sub]!]}"` : `needs ${sub === 'set' ? '<topic> <file.md>' : '<topic>'}`);
+  if (rest.length !== shapes[sub])
+    usageError(
+      `help ${sub}`,
+      USAGE,
+      rest.length > shapes[sub]!
+        ? `unexpected argument "${rest[shapes[sub]!]}"`
+        : `needs ${sub === 'set' ? '<topic> <file.md>' : '<topic>'}`,
+    );
   if (isNew && sub !== 'set') usageError(`help ${sub}`, USAGE, '--new goes with set');
   let markdown = '';
   if (sub === 'set') {
@@ -34,7 +41,8 @@ export async function main(args: string[]): Promise<number> {
     if (sub === 'list') {
       const rows = await listHelpTopics(deps.db);
       const inDb = new Set(rows.map((r) => r.topic));
-      for (const r of rows) console.log(`${r.topic}\t${r.origin === 'cli' ? 'set by hand' : 'bundled'}\t${r.tokenCount} tokens\t${r.title}`);
+      for (const r of rows)
+        console.log(`${r.topic}\t${r.origin === 'cli' ? 'set by hand' : 'bundled'}\t${r.tokenCount} tokens\t${r.title}`);
       for (const t of bundledHelpTopics.filter((b) => !inDb.has(b.topic))) console.log(`${t.topic}\tbundled (seeded when a server starts)`);
       return 0;
     }

@@ -70,7 +70,8 @@ export function readListedFile(root: string, realRoot: string, path: string, max
     if (!opened.isFile()) return { skipped: 'not a regular file' };
     if (opened.size > BigInt(maxBytes)) return { skipped: tooLarge(opened.size, maxBytes) };
     const expectedParent = join(realRoot, relative(root, dirname(path)));
-    if (realPathOrNull(dirname(path)) !== expectedParent) return { skipped: 'its folder became a symbolic link after it was listed; not read' };
+    if (realPathOrNull(dirname(path)) !== expectedParent)
+      return { skipped: 'its folder became a symbolic link after it was listed; not read' };
     const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
     if (!now || now.dev !== opened.dev || now.ino !== opened.ino) return { skipped: 'it was replaced while being opened; not read' };
     return readHandle(fd, maxBytes);

@@ -74,7 +74,17 @@ export async function importFolder(
     const max = deps.config.maxContentBytes;
     const read = readListedFile(dir, realRoot, path, max + FRONT_MATTER_ALLOWANCE, hooks);
     const skip = 'skipped' in read ? read.skipped : overLimit(read.bytes, max);
-    done(sourcePath, skip !== undefined ? { status: 'skipped', reason: skip } : await importDocument(deps, caller, { sourcePath, bytes: (read as { bytes: Uint8Array }).bytes, space: opts.space, projectName: packageName(dirname(path), packages) }));
+    done(
+      sourcePath,
+      skip !== undefined
+        ? { status: 'skipped', reason: skip }
+        : await importDocument(deps, caller, {
+            sourcePath,
+            bytes: (read as { bytes: Uint8Array }).bytes,
+            space: opts.space,
+            projectName: packageName(dirname(path), packages),
+          }),
+    );
     opts.progress?.tick();
   }
   return counts;
@@ -83,9 +93,12 @@ export async function importFolder(
 const USAGE = 'usage: bindery import <dir> [--space <slug>]';
 
 export async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('import', USAGE, args, { space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' } });
+  const { values, positionals } = parseCommand('import', USAGE, args, {
+    space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' },
+  });
   if (values.space === '') usageError('import', USAGE, '--space needs a space slug (e.g. --space team-docs)');
-  if (positionals.length !== 1) usageError('import', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to import');
+  if (positionals.length !== 1)
+    usageError('import', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to import');
   const [dir] = positionals as [string];
   const spaceRef = values.space;
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
@@ -101,7 +114,9 @@ export async function main(args: string[]): Promise<number> {
     } catch (e) {
       if (!(e instanceof BinderyError) || (e.code !== 'NOT_FOUND' && e.code !== 'FORBIDDEN')) throw e;
       const why = e.code === 'NOT_FOUND' ? `no space "${spaceRef}" that @${caller.handle} can see` : e.message;
-      console.error(`bindery import: ${why}; nothing was imported (BINDERY_USER=${caller.handle}; create the space with create_space, or pick one you own)`);
+      console.error(
+        `bindery import: ${why}; nothing was imported (BINDERY_USER=${caller.handle}; create the space with create_space, or pick one you own)`,
+      );
       return 2;
     }
     const progress = createProgress({ unit: 'files' });
@@ -116,7 +131,9 @@ export async function main(args: string[]): Promise<number> {
       undefined,
       { space: space.id, progress },
     );
-    progress.done(`imported ${dir} into @${space.slug}${spaceRef && space.slug !== caller.handle ? ` (as @${caller.handle})` : ''}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`);
+    progress.done(
+      `imported ${dir} into @${space.slug}${spaceRef && space.slug !== caller.handle ? ` (as @${caller.handle})` : ''}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`,
+    );
     return 0;
   } finally {
     database.close();

@@ -26,16 +26,28 @@ export async function main(args: string[]): Promise<number> {
     'print-sql': { type: 'boolean' },
   });
   const [sub, ...rest] = positionals;
-  if (sub !== 'create' && sub !== 'revoke' && sub !== 'list') return usageError('keys', USAGE, sub ? `unknown subcommand "${sub}"` : undefined);
+  if (sub !== 'create' && sub !== 'revoke' && sub !== 'list')
+    return usageError('keys', USAGE, sub ? `unknown subcommand "${sub}"` : undefined);
   const allowed: readonly string[] = SUBCOMMANDS[sub].options;
   const stray = Object.keys(values).find((name) => !allowed.includes(name));
   if (stray) usageError(`keys ${sub}`, USAGE, `--${stray} does not go with ${sub}`);
-  if (rest.length !== SUBCOMMANDS[sub].args) usageError(`keys ${sub}`, USAGE, rest.length ? `unexpected argument "${rest[SUBCOMMANDS[sub].args]}"` : 'give the key id (key_…)');
+  if (rest.length !== SUBCOMMANDS[sub].args)
+    usageError(`keys ${sub}`, USAGE, rest.length ? `unexpected argument "${rest[SUBCOMMANDS[sub].args]}"` : 'give the key id (key_…)');
   const handle = values.user;
-  if (sub === 'create' && (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle))) usageError('keys create', USAGE, '--user must be a handle (lowercase letters, digits, -)');
+  if (sub === 'create' && (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle)))
+    usageError('keys create', USAGE, '--user must be a handle (lowercase letters, digits, -)');
   if (sub === 'create' && values['print-sql']) {
     const { id, key, keyHash } = await mintApiKey();
-    const script = apiKeyScript({ handle: handle!, slugs: personalSpaceSlugs(handle!), userId: newId('usr'), spaceId: newId('spc'), keyId: id, keyHash, label: values.label ?? null, now: Date.now() });
+    const script = apiKeyScript({
+      handle: handle!,
+      slugs: personalSpaceSlugs(handle!),
+      userId: newId('usr'),
+      spaceId: newId('spc'),
+      keyId: id,
+      keyHash,
+      label: values.label ?? null,
+      now: Date.now(),
+    });
     process.stdout.write(script);
     console.error(`key ${id} for @${handle}, shown only once (the SQL on stdout stores its SHA-256):\n${key}`);
     return 0;
@@ -55,7 +67,9 @@ export async function main(args: string[]): Promise<number> {
       return done ? 0 : 1;
     }
     for (const k of await listApiKeys(deps.db)) {
-      console.log(`${k.id}\t@${k.handle}\t${new Date(k.createdAt).toISOString()}\t${k.revokedAt ? 'revoked' : 'live'}${k.label ? `\t${k.label}` : ''}`);
+      console.log(
+        `${k.id}\t@${k.handle}\t${new Date(k.createdAt).toISOString()}\t${k.revokedAt ? 'revoked' : 'live'}${k.label ? `\t${k.label}` : ''}`,
+      );
     }
     return 0;
   } finally {

@@ -9,7 +9,13 @@ import { parseCommand } from './args.ts';
 const USAGE = 'usage: bindery lock [--check] [--file <path>]';
 
 export async function main(args: string[]): Promise<number> {
-  const { values } = parseCommand('lock', USAGE, args, { check: { type: 'boolean' }, file: { type: 'string', needs: 'a path' } }, { positionals: false });
+  const { values } = parseCommand(
+    'lock',
+    USAGE,
+    args,
+    { check: { type: 'boolean' }, file: { type: 'string', needs: 'a path' } },
+    { positionals: false },
+  );
   const check = values.check === true;
   const file = values.file ?? join(import.meta.dir, '..', '..', LOCKFILE_NAME);
   const tools = createRegistry().all;
@@ -20,7 +26,9 @@ export async function main(args: string[]): Promise<number> {
     const lock = buildLock(tools, tokens, config);
     writeFileSync(file, serializeLock(lock));
     const s = lock.summary;
-    console.log(`wrote ${file}: ${s.tools} tools, ${s.modelTokens} model-visible definition tokens, ${s.definitionTokens} as full tools/list entries (${lock.tokenizer}); response risk ${s.overallRisk}`);
+    console.log(
+      `wrote ${file}: ${s.tools} tools, ${s.modelTokens} model-visible definition tokens, ${s.definitionTokens} as full tools/list entries (${lock.tokenizer}); response risk ${s.overallRisk}`,
+    );
     return 0;
   }
   if (!existsSync(file)) {

@@ -11,12 +11,15 @@ const USAGE = 'usage: bindery login-link --user <handle>';
 export async function main(args: string[]): Promise<number> {
   const { values } = parseCommand('login-link', USAGE, args, { user: { type: 'string', needs: 'a handle' } }, { positionals: false });
   const handle = values.user;
-  if (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle)) usageError('login-link', USAGE, '--user must be a handle (lowercase letters, digits, -)');
+  if (!handle || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(handle))
+    usageError('login-link', USAGE, '--user must be a handle (lowercase letters, digits, -)');
   const { deps, database } = await openRuntime();
   try {
     const caller = await ensureCaller(deps, handle);
     const link = await createLoginLink({ ...deps, clock: deps.now }, caller.id);
-    console.error(`one-time sign-in link for @${caller.handle}, valid until ${new Date(link.expiresAt).toISOString()}; open it and press "Sign in":`);
+    console.error(
+      `one-time sign-in link for @${caller.handle}, valid until ${new Date(link.expiresAt).toISOString()}; open it and press "Sign in":`,
+    );
     console.log(link.url);
     return 0;
   } finally {

@@ -19,7 +19,11 @@ export async function main(args: string[]): Promise<number> {
     'measure',
     USAGE,
     own,
-    { json: { type: 'boolean' }, timeout: { type: 'string', needs: 'a number of seconds' }, always: { type: 'string', needs: 'a comma-separated list of tool names' } },
+    {
+      json: { type: 'boolean' },
+      timeout: { type: 'string', needs: 'a number of seconds' },
+      always: { type: 'string', needs: 'a comma-separated list of tool names' },
+    },
     { positionals: false },
   );
   const json = values.json === true;
@@ -37,7 +41,12 @@ export async function main(args: string[]): Promise<number> {
   } else {
     const label = `\`${command.map((a) => (/^[\w./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')}\``;
     let stderr = '';
-    const transport = new StdioClientTransport({ command: command[0]!, args: command.slice(1), env: process.env as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: command[0]!,
+      args: command.slice(1),
+      env: process.env as Record<string, string>,
+      stderr: 'pipe',
+    });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL)));
     let pid: number | null = null;
     const start = transport.start.bind(transport);

@@ -28,7 +28,13 @@ function backfillProgress(): BackfillProgress & { finish(): void } {
 }
 
 export async function main(args: string[] = []): Promise<number> {
-  const { values } = parseCommand('migrate', USAGE, args, { 'print-sql': { type: 'boolean' }, since: { type: 'string', needs: 'a migration tag' } }, { positionals: false });
+  const { values } = parseCommand(
+    'migrate',
+    USAGE,
+    args,
+    { 'print-sql': { type: 'boolean' }, since: { type: 'string', needs: 'a migration tag' } },
+    { positionals: false },
+  );
   if (values.since !== undefined && !values['print-sql']) usageError('migrate', USAGE, '--since goes with --print-sql');
   if (values['print-sql']) {
     process.stdout.write(migrationScript(values.since));

@@ -17,7 +17,8 @@ const USAGE = 'usage: bindery restore <file>|-';
 
 export async function main(args: string[]): Promise<number> {
   const { positionals } = parseCommand('restore', USAGE, args, {});
-  if (positionals.length !== 1) usageError('restore', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the dump file, or - for stdin');
+  if (positionals.length !== 1)
+    usageError('restore', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the dump file, or - for stdin');
   const source = positionals[0]!;
   if (source !== '-' && !statSync(source, { throwIfNoEntry: false })?.isFile()) {
     console.error(`bindery restore: ${source} is not a file`);
@@ -30,7 +31,11 @@ export async function main(args: string[]): Promise<number> {
   try {
     // A file is read twice (checked whole, then loaded) so a bad one writes nothing, not even the schema.
     const open = () => linesOf(source === '-' ? process.stdin : createReadStream(source));
-    result = await restoreDump(database, open, { verifyFirst: source !== '-', checkRow: restoredRowIssue, progress: { total: (n) => progress.total(n), rows: (n) => progress.update(n) } });
+    result = await restoreDump(database, open, {
+      verifyFirst: source !== '-',
+      checkRow: restoredRowIssue,
+      progress: { total: (n) => progress.total(n), rows: (n) => progress.update(n) },
+    });
   } catch (err) {
     if (err instanceof DumpError) {
       console.error(`bindery restore: ${err.message}`);
@@ -45,6 +50,8 @@ export async function main(args: string[]): Promise<number> {
   const runtime = await openRuntime(process.env, { upkeep: 'counts' });
   runtime.database.close();
   const rows = Object.values(result.rows).reduce((a, b) => a + b, 0);
-  progress.finish(`restored ${rows.toLocaleString('en-US')} rows (${(result.rows.bindings ?? 0).toLocaleString('en-US')} bindings, schema ${result.header.schema}) into ${config.dbUrl.replace(/\?.*$/, '')}`);
+  progress.finish(
+    `restored ${rows.toLocaleString('en-US')} rows (${(result.rows.bindings ?? 0).toLocaleString('en-US')} bindings, schema ${result.header.schema}) into ${config.dbUrl.replace(/\?.*$/, '')}`,
+  );
   return 0;
 }

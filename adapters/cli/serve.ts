@@ -6,6 +6,9 @@ import { parseCommand } from './args.ts';
 export async function main(args: string[] = []): Promise<number> {
   parseCommand('serve', 'usage: bindery serve   (PORT and BINDERY_* from the environment)', args, {}, { positionals: false });
   const running = await startHttp();
-  onTerminate(() => running.stop(), (line) => process.stderr.write(`[bindery] ${line}\n`));
+  onTerminate(
+    () => running.stop(),
+    (line) => process.stderr.write(`[bindery] ${line}\n`),
+  );
   return -1;
 }

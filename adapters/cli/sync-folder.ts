@@ -4,7 +4,20 @@
 // real path must be the one expected under the root, and is then renamed (or hard-linked, when no file
 // may be there) into place, which replaces a name, never writes through a link. A path with `..`, a
 // hidden segment or a link anywhere on its way is refused before anything is written.
-import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CONFLICT_NAME, safeRelativePath } from '../../core/services/sync-format.ts';
 import { TAKEN, type FileStamp, type FolderEntry, type SyncFolder } from '../../core/services/sync-folder.ts';
@@ -17,7 +30,8 @@ export function createSyncFolder(realRoot: string): SyncFolder {
 
   /** The folder a file of `path` goes in, made if missing, or why not: every segment a plain folder. */
   const folderFor = (path: string, create: boolean): string | { skipped: string } => {
-    if (!safeRelativePath(path) && !CONFLICT_NAME.test(path)) return { skipped: 'not a path sync writes to (outside the folder, hidden, or not .md)' };
+    if (!safeRelativePath(path) && !CONFLICT_NAME.test(path))
+      return { skipped: 'not a path sync writes to (outside the folder, hidden, or not .md)' };
     let dir = realRoot;
     for (const seg of path.split('/').slice(0, -1)) {
       dir = join(dir, seg);
@@ -25,11 +39,13 @@ export function createSyncFolder(realRoot: string): SyncFolder {
         try {
           mkdirSync(dir);
         } catch (e) {
-          if ((e as { code?: string }).code !== 'EEXIST') return { skipped: `its folder could not be made (${(e as { code?: string }).code ?? 'error'})` };
+          if ((e as { code?: string }).code !== 'EEXIST')
+            return { skipped: `its folder could not be made (${(e as { code?: string }).code ?? 'error'})` };
         }
       }
       const st = lstatSync(dir, { throwIfNoEntry: false });
-      if (!st?.isDirectory()) return { skipped: st?.isSymbolicLink() ? 'its folder is a symbolic link; links are not followed' : 'its folder is missing' };
+      if (!st?.isDirectory())
+        return { skipped: st?.isSymbolicLink() ? 'its folder is a symbolic link; links are not followed' : 'its folder is missing' };
     }
     return realOrNull(dir) === dir ? dir : { skipped: 'its folder leads outside the synced folder; nothing written' };
   };
@@ -120,7 +136,6 @@ function realOrNull(path: string): string | null {
     return null;
   }
 }
-
 
 /** A file's mtime in whole milliseconds: sync_files.mtime_ms is an integer column, and a dump checks it is one. */
 function wholeMs(mtimeMs: number): number {

@@ -88,7 +88,9 @@ export async function watchFolder(realRoot: string, opts: WatchOptions): Promise
     });
     watcher.on('error', () => {
       watcher?.close();
-      err.write(`${err.isTTY ? '\r\x1b[K' : ''}the folder watcher stopped; changes are still picked up every ${(opts.rescanMs ?? RESCAN_MS) / 1000} s\n`);
+      err.write(
+        `${err.isTTY ? '\r\x1b[K' : ''}the folder watcher stopped; changes are still picked up every ${(opts.rescanMs ?? RESCAN_MS) / 1000} s\n`,
+      );
     });
   } catch {
     err.write(`recursive folder watching is not available here; changes are picked up every ${(opts.rescanMs ?? RESCAN_MS) / 1000} s\n`);

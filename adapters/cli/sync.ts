@@ -50,16 +50,25 @@ export function eventLine(e: SyncEvent, all: boolean): string | undefined {
 }
 
 /** Opens the pairing of `dir` with a space for `caller`: a session the passes share. */
-export async function openSyncSession(deps: CoreDeps, caller: Caller, dir: string, opts: { space?: string; report: (e: SyncEvent) => void; hooks?: SyncHooks }): Promise<SyncSession> {
+export async function openSyncSession(
+  deps: CoreDeps,
+  caller: Caller,
+  dir: string,
+  opts: { space?: string; report: (e: SyncEvent) => void; hooks?: SyncHooks },
+): Promise<SyncSession> {
   const realRoot = realpathSync(dir);
   const { root, space } = await openSync(deps, caller, realRoot, opts.space);
   return { deps, caller, root, space, folder: createSyncFolder(realRoot), report: opts.report, hooks: opts.hooks, quiet: new Map() };
 }
 
 export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSignal } = {}): Promise<number> {
-  const { values, positionals } = parseCommand('sync', USAGE, args, { space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' }, watch: { type: 'boolean' } });
+  const { values, positionals } = parseCommand('sync', USAGE, args, {
+    space: { type: 'string', needs: 'a space slug (e.g. --space team-docs)' },
+    watch: { type: 'boolean' },
+  });
   if (values.space === '') usageError('sync', USAGE, '--space needs a space slug (e.g. --space team-docs)');
-  if (positionals.length !== 1) usageError('sync', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to keep in step');
+  if (positionals.length !== 1)
+    usageError('sync', USAGE, positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the folder to keep in step');
   const [dir] = positionals as [string];
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     console.error(`bindery sync: ${dir} is not a directory`);
@@ -82,7 +91,12 @@ export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSi
       session = await openSyncSession(deps, caller, dir, { space: values.space, report });
     } catch (e) {
       if (!(e instanceof BinderyError) || !['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'].includes(e.code)) throw e;
-      const why = e.code !== 'NOT_FOUND' ? e.message : values.space ? `no space "${values.space}" that @${caller.handle} can see` : `the space ${dir} is synced with is not one @${caller.handle} can see`;
+      const why =
+        e.code !== 'NOT_FOUND'
+          ? e.message
+          : values.space
+            ? `no space "${values.space}" that @${caller.handle} can see`
+            : `the space ${dir} is synced with is not one @${caller.handle} can see`;
       err.write(`bindery sync: ${why}; nothing was synced (BINDERY_USER=${caller.handle})\n`);
       return 2;
     }
@@ -91,13 +105,20 @@ export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSi
     const pass = async (always: boolean, only?: ReadonlySet<string>) => {
       const counts = await syncPass(session, only);
       const did = Object.values(counts).some((n) => n > 0);
-      if (always || did) (progress ??= createProgress({ unit: 'files', sink: err, summarySink: sinks.out })).done(summaryLine(dir, label, counts));
+      if (always || did)
+        (progress ??= createProgress({ unit: 'files', sink: err, summarySink: sinks.out })).done(summaryLine(dir, label, counts));
       progress = undefined;
       return counts;
     };
     await pass(true);
     if (!watch) return 0;
-    await watchFolder(realpathSync(dir), { pass: (only) => pass(false, only), fingerprint: () => spaceFingerprint(deps.db, session.space.id), err, label: `${dir} with @${label}`, signal: sinks.signal });
+    await watchFolder(realpathSync(dir), {
+      pass: (only) => pass(false, only),
+      fingerprint: () => spaceFingerprint(deps.db, session.space.id),
+      err,
+      label: `${dir} with @${label}`,
+      signal: sinks.signal,
+    });
     return 0;
   } finally {
     database.close();

@@ -100,8 +100,14 @@ main(async () => {
     let text: string;
     let isError = false;
     try {
-      const r = (await client.callTool({ name: tool, arguments: args as Record<string, unknown> })) as { content?: { type: string; text?: string }[]; isError?: boolean };
-      text = (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+      const r = (await client.callTool({ name: tool, arguments: args as Record<string, unknown> })) as {
+        content?: { type: string; text?: string }[];
+        isError?: boolean;
+      };
+      text = (r.content ?? [])
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text ?? '')
+        .join('\n');
       isError = !!r.isError;
     } catch (e) {
       text = e instanceof Error ? e.message : String(e);
@@ -117,7 +123,15 @@ main(async () => {
     const nowEnabled = after.map((t) => t.name).filter((n) => !base.alwaysTools.includes(n));
     mkdirSync(stateDir, { recursive: true });
     writeFileSync(statePath, JSON.stringify(nowEnabled));
-    writeLog(opts, 'bindery', { kind: 'call', tool, args, argsTokens: tokens.count(JSON.stringify(args)), responseTokens: tokens.count(text), listedTokens, isError });
+    writeLog(opts, 'bindery', {
+      kind: 'call',
+      tool,
+      args,
+      argsTokens: tokens.count(JSON.stringify(args)),
+      responseTokens: tokens.count(text),
+      listedTokens,
+      isError,
+    });
     await client.close();
   } finally {
     database.close();

@@ -17,7 +17,8 @@ export function questionProblems(corpus: CorpusName): string[] {
     const text = files.get(q.file);
     if (text === undefined) problems.push(`${q.id}: no file ${q.file} in the ${corpus} corpus`);
     else if (!q.evidence || !text.includes(q.evidence)) problems.push(`${q.id}: evidence not found verbatim in ${q.file}`);
-    else if (![q.answer, ...(q.accept ?? [])].some((v) => normalise(q.evidence!).includes(normalise(v)))) problems.push(`${q.id}: neither the answer nor an accepted form is in the evidence`);
+    else if (![q.answer, ...(q.accept ?? [])].some((v) => normalise(q.evidence!).includes(normalise(v))))
+      problems.push(`${q.id}: neither the answer nor an accepted form is in the evidence`);
     if (q.half !== 'tune' && q.half !== 'heldout') problems.push(`${q.id}: half must be tune or heldout`);
   }
   const tune = qs.filter((q) => q.half === 'tune').length;
@@ -31,7 +32,9 @@ if (import.meta.main) {
   for (const c of CORPORA) {
     const p = questionProblems(c);
     bad += p.length;
-    console.log(`${c}: ${loopQuestions(c).length} questions, ${p.length ? `${p.length} problems` : 'all answers found in their documents'}`);
+    console.log(
+      `${c}: ${loopQuestions(c).length} questions, ${p.length ? `${p.length} problems` : 'all answers found in their documents'}`,
+    );
     for (const line of p) console.log(`  ${line}`);
   }
   process.exit(bad ? 1 : 0);

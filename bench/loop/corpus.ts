@@ -24,7 +24,9 @@ export interface LoopCorpus {
 /** The corpus name from a flag value or LOOP_CORPUS; a clear error otherwise. */
 export function corpusName(raw: string | undefined): CorpusName {
   if (raw && (CORPORA as readonly string[]).includes(raw)) return raw as CorpusName;
-  throw new Error(`corpus: give --corpus ${CORPORA.join('|')} or set LOOP_CORPUS (got ${raw === undefined ? 'nothing' : JSON.stringify(raw)})`);
+  throw new Error(
+    `corpus: give --corpus ${CORPORA.join('|')} or set LOOP_CORPUS (got ${raw === undefined ? 'nothing' : JSON.stringify(raw)})`,
+  );
 }
 
 /** Loads a corpus; the third-party one is (re)materialised under .cache/corpus/thirdparty. */
@@ -39,7 +41,10 @@ export function loadCorpus(name: CorpusName): LoopCorpus {
       .map((f) => ({ path: f, text: readFileSync(join(dir, f), 'utf8') }));
   } else {
     dir = join(CACHE_DIR, 'corpus', 'thirdparty');
-    const list = readFileSync(join(LOOP_DIR, 'thirdparty-files.txt'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const list = readFileSync(join(LOOP_DIR, 'thirdparty-files.txt'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     files = list.map((path) => {
       const text = readFileSync(join(ROOT, 'node_modules', path), 'utf8');
       const out = join(dir, path);

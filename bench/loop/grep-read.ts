@@ -11,13 +11,18 @@ import { main, parseOptions, recordAnswer, tokenCounter, writeLog } from './log.
 export const GREP_READ_TOOLS = [
   {
     name: 'grep',
-    description: 'Case-insensitive regex search over all files. Prints file:line:text (50 lines, 200 chars each), or file names only with files.',
+    description:
+      'Case-insensitive regex search over all files. Prints file:line:text (50 lines, 200 chars each), or file names only with files.',
     inputSchema: { type: 'object', properties: { pattern: { type: 'string' }, files: { type: 'boolean' } }, required: ['pattern'] },
   },
   {
     name: 'read',
     description: 'Print lines start..end (1-based, ≤ 300) of a file as line:text.',
-    inputSchema: { type: 'object', properties: { file: { type: 'string' }, start: { type: 'integer' }, end: { type: 'integer' } }, required: ['file', 'start', 'end'] },
+    inputSchema: {
+      type: 'object',
+      properties: { file: { type: 'string' }, start: { type: 'integer' }, end: { type: 'integer' } },
+      required: ['file', 'start', 'end'],
+    },
   },
 ];
 
@@ -42,7 +47,8 @@ function grep(files: { path: string; text: string }[], pattern: string, namesOnl
       if (!re.test(text)) return;
       hit = true;
       lines++;
-      if (!namesOnly && lines <= MAX_LINES) out.push(`${f.path}:${i + 1}:${text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}…` : text}`);
+      if (!namesOnly && lines <= MAX_LINES)
+        out.push(`${f.path}:${i + 1}:${text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}…` : text}`);
     });
     if (hit) {
       matchedFiles++;
@@ -58,11 +64,17 @@ function grep(files: { path: string; text: string }[], pattern: string, namesOnl
 function read(files: { path: string; text: string }[], file: string, start: number, end: number): string {
   const f = files.find((x) => x.path === file.replace(/^\.\//, ''));
   if (!f) return `error: no file ${JSON.stringify(file)} (paths as grep prints them)`;
-  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) return 'error: start and end must be whole numbers with 1 ≤ start ≤ end';
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start)
+    return 'error: start and end must be whole numbers with 1 ≤ start ≤ end';
   const all = f.text.split('\n');
   const last = Math.min(end, all.length, start + MAX_READ - 1);
   if (start > all.length) return `error: ${file} has ${all.length} lines`;
-  return all.slice(start - 1, last).map((t, i) => `${start + i}:${t}`).join('\n') + (last < Math.min(end, all.length) ? `\n… cut at ${MAX_READ} lines` : '');
+  return (
+    all
+      .slice(start - 1, last)
+      .map((t, i) => `${start + i}:${t}`)
+      .join('\n') + (last < Math.min(end, all.length) ? `\n… cut at ${MAX_READ} lines` : '')
+  );
 }
 
 main(async () => {
@@ -93,5 +105,12 @@ main(async () => {
     text = read(corpus.files, file, Number(start), Number(end));
   } else throw new Error("usage: grep-read.ts --list-tools | grep '<regex>' [--files] | read <file> <start> <end>");
   process.stdout.write(`${text}\n`);
-  writeLog(opts, 'grep', { kind: 'call', tool: cmd, args, argsTokens: tokens.count(JSON.stringify(args)), responseTokens: tokens.count(text), isError: text.startsWith('error:') });
+  writeLog(opts, 'grep', {
+    kind: 'call',
+    tool: cmd,
+    args,
+    argsTokens: tokens.count(JSON.stringify(args)),
+    responseTokens: tokens.count(text),
+    isError: text.startsWith('error:'),
+  });
 });

@@ -26,7 +26,13 @@ export function loopQuestions(corpus: CorpusName): LoopQuestion[] {
 
 /** Lower case, digits' thousands separators dropped, every run of other characters one space. */
 export function normalise(s: string): string {
-  return ` ${s.toLowerCase().replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/[^\p{L}\p{N}.]+/gu, ' ').replace(/\.(?!\d)/g, ' ').replace(/\s+/g, ' ').trim()} `;
+  return ` ${s
+    .toLowerCase()
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    .replace(/[^\p{L}\p{N}.]+/gu, ' ')
+    .replace(/\.(?!\d)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()} `;
 }
 
 /** Right when one accepted form appears in the answer as whole words. */
@@ -69,14 +75,20 @@ if (import.meta.main) {
     process.stderr.write('usage: bun bench/loop/report.ts <log.jsonl> [--verbose] [--json]\n');
     process.exit(2);
   }
-  const entries = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as LogEntry);
+  const entries = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as LogEntry);
   const groups = new Map<string, LogEntry[]>();
   for (const e of entries) {
     const k = `${e.agent}/${e.corpus}`;
     groups.set(k, [...(groups.get(k) ?? []), e]);
   }
   const out: Record<string, unknown> = {};
-  const lines = ['| agent / corpus | half | questions | right | definitions | calls / q | first call right | tokens / q | tokens / right answer | all-in, one question |', '|---|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| agent / corpus | half | questions | right | definitions | calls / q | first call right | tokens / q | tokens / right answer | all-in, one question |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
   const detail: string[] = [];
   for (const [key, es] of [...groups].sort()) {
     const corpus = es[0]!.corpus;
@@ -101,15 +113,27 @@ if (import.meta.main) {
     if (defs === undefined) process.stderr.write(`warning: ${key}: no --list-tools in the log, definitions unknown\n`);
     const all = [...byQ.values()].sort((a, b) => (a.q.id < b.q.id ? -1 : 1));
     const missing = [...questions.keys()].filter((id) => !byQ.has(id));
-    if (missing.length) process.stderr.write(`warning: ${key}: ${missing.length} of ${questions.size} questions not attempted (left out of the figures): ${missing.join(', ')}\n`);
+    if (missing.length)
+      process.stderr.write(
+        `warning: ${key}: ${missing.length} of ${questions.size} questions not attempted (left out of the figures): ${missing.join(', ')}\n`,
+      );
     const unanswered = all.filter((r) => r.answer === undefined).map((r) => r.q.id);
     if (unanswered.length) process.stderr.write(`warning: ${key}: no answer recorded for ${unanswered.join(', ')} (counted wrong)\n`);
-    for (const [half, rows] of [['tune', all.filter((r) => r.q.half === 'tune')], ['heldout', all.filter((r) => r.q.half === 'heldout')], ['all', all]] as const) {
+    for (const [half, rows] of [
+      ['tune', all.filter((r) => r.q.half === 'tune')],
+      ['heldout', all.filter((r) => r.q.half === 'heldout')],
+      ['all', all],
+    ] as const) {
       const s = summarise(rows, defs);
       out[`${key}/${half}`] = s;
-      lines.push(`| ${key} | ${half} | ${s.questions} | ${s.right} (${s.rightPct.toFixed(1)} %) | ${s.definitions ?? '?'} | ${s.callsPerQuestion.toFixed(2)} | ${s.firstCallRightPct.toFixed(1)} % | ${s.tokensPerQuestion} | ${s.tokensPerRightAnswer ?? '-'} | ${s.allInOneQuestion ?? '?'} |`);
+      lines.push(
+        `| ${key} | ${half} | ${s.questions} | ${s.right} (${s.rightPct.toFixed(1)} %) | ${s.definitions ?? '?'} | ${s.callsPerQuestion.toFixed(2)} | ${s.firstCallRightPct.toFixed(1)} % | ${s.tokensPerQuestion} | ${s.tokensPerRightAnswer ?? '-'} | ${s.allInOneQuestion ?? '?'} |`,
+      );
     }
-    for (const r of all) detail.push(`${key} ${r.q.id} ${r.q.half} ${r.right ? 'RIGHT' : 'WRONG'} calls ${r.calls} tokens ${r.tokens}: ${JSON.stringify(r.answer ?? null)} (expected ${JSON.stringify(r.q.answer)})`);
+    for (const r of all)
+      detail.push(
+        `${key} ${r.q.id} ${r.q.half} ${r.right ? 'RIGHT' : 'WRONG'} calls ${r.calls} tokens ${r.tokens}: ${JSON.stringify(r.answer ?? null)} (expected ${JSON.stringify(r.q.answer)})`,
+      );
   }
   if (args.includes('--json')) console.log(JSON.stringify(out, null, 2));
   else {

@@ -44,10 +44,20 @@ export function fitCard(v: VersionFacts, publicBase: string, tokens: TokenCounte
   const fits = (c: CardCut) => count(c) <= HEAD_TOKEN_BOUND;
   if (!fits(cut)) {
     // Fixed lines and a cut name leave too little even for "Summary: …": the name gives way first.
-    if (!fits({ ...cut, s: 0 })) cut.n = Math.max(0, longestPrefix(name, (i) => fits({ ...cut, n: i, s: 0 })));
-    cut.s = Math.max(0, longestPrefix(summary, (i) => fits({ ...cut, s: i })));
+    if (!fits({ ...cut, s: 0 }))
+      cut.n = Math.max(
+        0,
+        longestPrefix(name, (i) => fits({ ...cut, n: i, s: 0 })),
+      );
+    cut.s = Math.max(
+      0,
+      longestPrefix(summary, (i) => fits({ ...cut, s: i })),
+    );
   } else if (cut.n !== undefined) {
-    cut.n = Math.max(cut.n, longestPrefix(name, (i) => fits({ ...cut, n: i })));
+    cut.n = Math.max(
+      cut.n,
+      longestPrefix(name, (i) => fits({ ...cut, n: i })),
+    );
   }
   if (cut.n !== undefined && cut.n >= name.length) delete cut.n;
   return done(cut);

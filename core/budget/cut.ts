@@ -47,7 +47,10 @@ export function cutToFit(text: string, room: number, tokens: TokenCounter, terms
     }
   }
   for (;;) {
-    const part = us.slice(lo, hi + 1).join('').replace(/\s+$/, '');
+    const part = us
+      .slice(lo, hi + 1)
+      .join('')
+      .replace(/\s+$/, '');
     const n = tokens.count(part);
     if (n <= room) return { text: part, tokens: n };
     if (hi > at) hi--;

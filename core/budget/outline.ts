@@ -67,7 +67,13 @@ function pathIds(sections: readonly StoredSection[], i: number): string {
  * starts with its heading line) between fence lines (the version's fence, absent from the content).
  * `page` when it comes in parts; 'cut' for the part of it a budget holds.
  */
-export function renderSection(sections: readonly StoredSection[], i: number, text: string, fence: string, page?: { index: number; count: number } | 'cut'): string {
+export function renderSection(
+  sections: readonly StoredSection[],
+  i: number,
+  text: string,
+  fence: string,
+  page?: { index: number; count: number } | 'cut',
+): string {
   const s = sections[i]!;
   const attrs = ` section="${s.id}"${page === 'cut' ? ` cut="of ${s.tokens}"` : page ? ` page="${page.index}/${page.count}"` : ''}`;
   return `Section "${s.id}" (${i + 1} of ${sections.length}), path ${pathIds(sections, i)}:\n${fenced(text, fence, attrs)}`;
@@ -119,20 +125,31 @@ export function outlineObject(index: SectionIndex) {
  */
 export function countSections(content: string, fence: string, tokens: TokenCounter): { index: SectionIndex; outlineBlockTokens: number } {
   const spans = splitSections(content);
-  const sections: StoredSection[] = spans.map((s) => ({ id: s.id, heading: s.heading, level: s.level, start: s.start, end: s.end, tokens: 0 }));
+  const sections: StoredSection[] = spans.map((s) => ({
+    id: s.id,
+    heading: s.heading,
+    level: s.level,
+    start: s.start,
+    end: s.end,
+    tokens: 0,
+  }));
   sections.forEach((s, i) => (s.tokens = tokens.count(renderSection(sections, i, content.slice(s.start, s.end), fence))));
   if (sections.length < 2) return { index: { sections, shown: sections.length }, outlineBlockTokens: 0 };
   const max = Math.min(sections.length, OUTLINE_MAX_ENTRIES);
   const total = sections.reduce((n, s) => n + s.tokens, 0);
   // The fence lines are counted with the heading line; every seam here is safe, so the parts add up.
-  const frame = tokens.count(`${outlineHead(sections.length, total)}<content fence="${fence}" outline>\n`) + tokens.count(`</content fence="${fence}">\n`);
+  const frame =
+    tokens.count(`${outlineHead(sections.length, total)}<content fence="${fence}" outline>\n`) +
+    tokens.count(`</content fence="${fence}">\n`);
   const prefix = [frame];
   for (let k = 0; k < max; k++) prefix.push(prefix[k]! + tokens.count(outlineLine(sections[k]!)));
   let shown = max;
-  while (shown > 0 && prefix[shown]! + (shown < sections.length ? tokens.count(moreLine(sections, shown)) : 0) > OUTLINE_TOKEN_BOUND) shown--;
+  while (shown > 0 && prefix[shown]! + (shown < sections.length ? tokens.count(moreLine(sections, shown)) : 0) > OUTLINE_TOKEN_BOUND)
+    shown--;
   let index = { sections, shown };
   let outlineBlockTokens = tokens.count(renderOutline(index, fence));
   // Should a tokenizer merge across a seam after all, one entry fewer keeps the bound.
-  while (outlineBlockTokens > OUTLINE_TOKEN_BOUND && index.shown > 0) outlineBlockTokens = tokens.count(renderOutline((index = { sections, shown: index.shown - 1 }), fence));
+  while (outlineBlockTokens > OUTLINE_TOKEN_BOUND && index.shown > 0)
+    outlineBlockTokens = tokens.count(renderOutline((index = { sections, shown: index.shown - 1 }), fence));
   return { index, outlineBlockTokens };
 }

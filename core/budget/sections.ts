@@ -58,7 +58,8 @@ export function splitSections(content: string): SectionSpan[] {
     }
     if (text.trim() === '') paragraphStart = undefined;
     // Indented code, list items, quotes and tables are not paragraphs a setext underline can turn into a heading.
-    else if (paragraphStart === undefined && !/^(?: {4,}|\t| {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)| {0,3}>| {0,3}\|)/.test(text)) paragraphStart = i;
+    else if (paragraphStart === undefined && !/^(?: {4,}|\t| {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)| {0,3}>| {0,3}\|)/.test(text))
+      paragraphStart = i;
   }
   const out: SectionSpan[] = [];
   const used = new Map<string, number>();
@@ -77,7 +78,14 @@ export function splitSections(content: string): SectionSpan[] {
     // Headings with no Latin letters or digits (日本語, emoji) slugify to nothing useful: number them.
     const slug = slugify(h.heading).slice(0, ID_CHARS).replace(/-+$/, '');
     const base = slug === 'untitled' || slug === '' ? `s${k + 1}` : slug;
-    out.push({ id: uniqueId(base), heading: h.heading, path: stack.map((s) => s.heading), level: h.level, start: h.start, end: heads[k + 1]?.start ?? content.length });
+    out.push({
+      id: uniqueId(base),
+      heading: h.heading,
+      path: stack.map((s) => s.heading),
+      level: h.level,
+      start: h.start,
+      end: heads[k + 1]?.start ?? content.length,
+    });
   });
   // Blank text before the first heading belongs to it, so the spans still tile the whole content.
   if (out.length && out[0]!.start > 0) out[0]!.start = 0;

@@ -18,7 +18,6 @@ export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
 export const RENDER_REVISION = 7;
 
-
 /** Stored exact token counts of the three rendered blocks of a version. */
 export interface BlockCounts {
   headBlockTokens: number;

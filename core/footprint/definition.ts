@@ -34,7 +34,12 @@ export function modelJson(entry: Tool): string {
 export function countEntry(entry: Tool, tokens: TokenCounter): DefinitionCost {
   const json = entryJson(entry);
   const hash = sha256HexSync(json);
-  return { name: entry.name, hash, modelTokens: cachedCount(`model:${hash}`, modelJson(entry), tokens), tokens: cachedCount(hash, json, tokens) };
+  return {
+    name: entry.name,
+    hash,
+    modelTokens: cachedCount(`model:${hash}`, modelJson(entry), tokens),
+    tokens: cachedCount(hash, json, tokens),
+  };
 }
 
 /** Token cost of a Bindery tool's definition, cached per definition hash and tokenizer. */
@@ -46,7 +51,12 @@ export function definitionCost(tool: AnyTool, tokens: TokenCounter): DefinitionC
     known = { json, hash: sha256HexSync(json), model: modelJson(entry) };
     byTool.set(tool, known);
   }
-  return { name: tool.name, hash: known.hash, modelTokens: cachedCount(`model:${known.hash}`, known.model, tokens), tokens: cachedCount(known.hash, known.json, tokens) };
+  return {
+    name: tool.name,
+    hash: known.hash,
+    modelTokens: cachedCount(`model:${known.hash}`, known.model, tokens),
+    tokens: cachedCount(known.hash, known.json, tokens),
+  };
 }
 
 function cachedCount(hash: string, json: string, tokens: TokenCounter): number {

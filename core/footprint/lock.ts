@@ -31,7 +31,14 @@ export interface LockFile {
   tokenizer: string;
   riskThresholds: RiskThresholds;
   maxResponseTokens: number;
-  summary: { tools: number; modelTokens: number; definitionTokens: number; overallRisk: Risk; unboundedTools: string[]; criticalTools: string[] };
+  summary: {
+    tools: number;
+    modelTokens: number;
+    definitionTokens: number;
+    overallRisk: Risk;
+    unboundedTools: string[];
+    criticalTools: string[];
+  };
   tools: Record<string, LockedTool>;
 }
 
@@ -75,7 +82,14 @@ export function buildLock(tools: readonly AnyTool[], tokens: TokenCounter, confi
     tokenizer: tokens.encoding,
     riskThresholds: { ...config.riskThresholds },
     maxResponseTokens: config.maxResponseTokens,
-    summary: { tools: tools.length, modelTokens, definitionTokens, overallRisk: s.overallRisk, unboundedTools: s.unboundedTools, criticalTools: s.criticalTools },
+    summary: {
+      tools: tools.length,
+      modelTokens,
+      definitionTokens,
+      overallRisk: s.overallRisk,
+      unboundedTools: s.unboundedTools,
+      criticalTools: s.criticalTools,
+    },
     tools: entries,
   };
 }
@@ -119,7 +133,8 @@ export function diffLock(locked: LockFile, current: LockFile): LockChange[] {
       continue;
     }
     const dr = RISKS.indexOf(now.risk) - RISKS.indexOf(was.risk);
-    if (dr > 0) add(name, 'BREAKING', `risk went up: ${was.risk} → ${now.risk} (worst case ${was.worstCaseTokens} → ${now.worstCaseTokens} tokens)`);
+    if (dr > 0)
+      add(name, 'BREAKING', `risk went up: ${was.risk} → ${now.risk} (worst case ${was.worstCaseTokens} → ${now.worstCaseTokens} tokens)`);
     if (dr < 0) add(name, 'SAFE', `risk went down: ${was.risk} → ${now.risk}`);
     for (const [arg, req] of Object.entries(was.arguments)) {
       const nowReq = now.arguments[arg];
@@ -147,7 +162,12 @@ export function diffLock(locked: LockFile, current: LockFile): LockChange[] {
     if (was.category !== now.category) add(name, 'SAFE', `category ${was.category} → ${now.category}`);
   }
   for (const name of Object.keys(current.tools)) {
-    if (!locked.tools[name]) add(name, 'SAFE', `tool added (${current.tools[name]!.modelTokens} model-visible / ${current.tools[name]!.definitionTokens} tools/list tokens, risk ${current.tools[name]!.risk})`);
+    if (!locked.tools[name])
+      add(
+        name,
+        'SAFE',
+        `tool added (${current.tools[name]!.modelTokens} model-visible / ${current.tools[name]!.definitionTokens} tools/list tokens, risk ${current.tools[name]!.risk})`,
+      );
   }
   return changes.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
 }

@@ -77,8 +77,18 @@ export function measureTools(input: MeasureInput, tokens: TokenCounter): Measure
     largest: [...tools].sort((a, b) => b.tokens - a.tokens).slice(0, 5),
     modes: {
       eager: { modelTokens: totalModel, tokens: total, tools: tools.length },
-      lazy: { modelTokens: sum(input.lazy, 'modelTokens'), tokens: lazy, tools: input.lazy.map((e) => e.name), reduction: total ? pct(total - lazy, total) : 0 },
-      proxy: { modelTokens: sum(input.proxy, 'modelTokens'), tokens: proxy, tools: input.proxy.map((e) => e.name), reduction: total ? pct(total - proxy, total) : 0 },
+      lazy: {
+        modelTokens: sum(input.lazy, 'modelTokens'),
+        tokens: lazy,
+        tools: input.lazy.map((e) => e.name),
+        reduction: total ? pct(total - lazy, total) : 0,
+      },
+      proxy: {
+        modelTokens: sum(input.proxy, 'modelTokens'),
+        tokens: proxy,
+        tools: input.proxy.map((e) => e.name),
+        reduction: total ? pct(total - proxy, total) : 0,
+      },
     },
   };
 }
@@ -87,7 +97,11 @@ export function measureTools(input: MeasureInput, tokens: TokenCounter): Measure
 export function binderyMeasureInput(registry: ToolRegistry, config: Pick<BinderyConfig, 'alwaysTools'>): MeasureInput {
   const real = registry.all.filter((t) => t.category !== 'proxy');
   const always = new Set(config.alwaysTools);
-  const pick = (names: string[]) => names.map((n) => registry.get(n)).filter((t) => !!t).map((t) => toolListEntry(t!));
+  const pick = (names: string[]) =>
+    names
+      .map((n) => registry.get(n))
+      .filter((t) => !!t)
+      .map((t) => toolListEntry(t!));
   return {
     tools: real.map((t) => ({ entry: toolListEntry(t), category: t.category })),
     lazy: real.filter((t) => always.has(t.name)).map(toolListEntry),
@@ -105,7 +119,11 @@ export function foreignMeasureInput(
   bindery: ToolRegistry,
   always: string[] = [],
 ): MeasureInput {
-  const front = (names: string[]) => names.map((n) => bindery.get(n)).filter((t) => !!t).map((t) => toolListEntry(t!));
+  const front = (names: string[]) =>
+    names
+      .map((n) => bindery.get(n))
+      .filter((t) => !!t)
+      .map((t) => toolListEntry(t!));
   const group = server?.name ?? 'server';
   return {
     server,

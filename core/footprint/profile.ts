@@ -22,7 +22,6 @@ export interface StaticProfile {
   recommendations: string[];
 }
 
-
 /** Worst-case response tokens a bound allows, limited by the server-wide response cap. */
 export function worstCaseTokens(bound: ResponseBound, responseCap: number): number {
   switch (bound.kind) {
@@ -45,18 +44,23 @@ export function staticProfile(tool: AnyTool, config: Pick<BinderyConfig, 'riskTh
   const props = Object.keys((toolListEntry(tool).inputSchema.properties ?? {}) as object);
   const recommendations: string[] = [];
   if (!bounded) {
-    recommendations.push(`declare a response bound (max items or max tokens); today only the ${config.maxResponseTokens}-token response cap limits it`);
+    recommendations.push(
+      `declare a response bound (max items or max tokens); today only the ${config.maxResponseTokens}-token response cap limits it`,
+    );
   }
   if (risk === 'high' || risk === 'critical') {
     if (props.includes('maxTokens')) recommendations.push('callers should pass maxTokens: it is a hard ceiling on this answer');
-    else if (tool.bound.kind === 'items') recommendations.push(`lower maxItems (${tool.bound.maxItems}) or the per-item size, or accept a maxTokens budget`);
-    else if (props.includes('cursor')) recommendations.push(`pages go up to ${worst} tokens; a maxTokens argument or smaller pages would bound one call lower`);
+    else if (tool.bound.kind === 'items')
+      recommendations.push(`lower maxItems (${tool.bound.maxItems}) or the per-item size, or accept a maxTokens budget`);
+    else if (props.includes('cursor'))
+      recommendations.push(`pages go up to ${worst} tokens; a maxTokens argument or smaller pages would bound one call lower`);
     else recommendations.push('accept a maxTokens budget or page the answer so one call cannot flood the context');
   }
   if (props.includes('tier') && (risk === 'high' || risk === 'critical')) {
     recommendations.push('prefer tier "1" (default) and raise the tier only for the items worth reading');
   }
-  if (props.length > MAX_ARGUMENTS) recommendations.push(`reduce the argument count (${props.length} > ${MAX_ARGUMENTS} adds cognitive load)`);
+  if (props.length > MAX_ARGUMENTS)
+    recommendations.push(`reduce the argument count (${props.length} > ${MAX_ARGUMENTS} adds cognitive load)`);
   return { tool: tool.name, bound: tool.bound.kind, bounded, worstCaseTokens: worst, risk, recommendations };
 }
 

@@ -67,16 +67,29 @@ export async function listRemoteTools(transport: Transport, opts: ListOptions): 
     }
     garbage++;
     firstGarbage ||= e.message.split('\n')[0]!.slice(0, 160);
-    if (garbage >= GARBAGE_LIMIT) fail(new MeasureError(`${opts.label} is not an MCP server: ${garbage} lines on stdout were not JSON-RPC (first: ${firstGarbage}).${tail()}`));
+    if (garbage >= GARBAGE_LIMIT)
+      fail(
+        new MeasureError(
+          `${opts.label} is not an MCP server: ${garbage} lines on stdout were not JSON-RPC (first: ${firstGarbage}).${tail()}`,
+        ),
+      );
   };
   client.onclose = () => {
     closed = true;
     // Give its last stderr lines a moment to arrive: they usually say why it stopped.
-    setTimeout(() => fail(new MeasureError(`${opts.label} exited before it finished answering (initialize and tools/list).${notMcp()}${tail()}`)), 50);
+    setTimeout(
+      () => fail(new MeasureError(`${opts.label} exited before it finished answering (initialize and tools/list).${notMcp()}${tail()}`)),
+      50,
+    );
   };
   const seconds = Math.round(opts.timeoutMs / 100) / 10;
   const timer = setTimeout(
-    () => fail(new MeasureError(`${opts.label} did not answer within ${seconds} s (initialize and tools/list); is it an MCP server speaking stdio?${notMcp()}${tail()}`)),
+    () =>
+      fail(
+        new MeasureError(
+          `${opts.label} did not answer within ${seconds} s (initialize and tools/list); is it an MCP server speaking stdio?${notMcp()}${tail()}`,
+        ),
+      ),
     opts.timeoutMs,
   );
   const work = async (): Promise<RemoteTools> => {

@@ -84,7 +84,10 @@ export class RuntimeProfiler {
 
   /** Totals over every tool seen: answers, data vs overhead, the worst observed risk and its tools. */
   summary(thresholds: RiskThresholds) {
-    let calls = 0, data = 0, overhead = 0, max = 0;
+    let calls = 0,
+      data = 0,
+      overhead = 0,
+      max = 0;
     for (const s of this.stats.values()) {
       calls += s.count;
       data += s.data;

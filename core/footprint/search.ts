@@ -78,7 +78,10 @@ export function scoreTools(query: string, tools: readonly AnyTool[]): ToolMatch[
   const q = [...new Set(content(all).length ? content(all) : all)].slice(0, MAX_WORDS);
   const phrase = ` ${all.join(' ')} `;
   const corePhrase = ` ${content(all).join(' ')} `;
-  const asName = query.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const asName = query
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   const out: ToolMatch[] = [];
   tools.forEach((tool) => {
     const ix = indexed(tool);
@@ -94,7 +97,10 @@ export function scoreTools(query: string, tools: readonly AnyTool[]): ToolMatch[
     }
     if (score > 0) out.push({ tool, score });
   });
-  return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.score - a.m.score || a.i - b.i).map(({ m }) => m);
+  return out
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => b.m.score - a.m.score || a.i - b.i)
+    .map(({ m }) => m);
 }
 
 /** First sentence of a description, at most `max` characters: the one line search results show. */

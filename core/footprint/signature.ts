@@ -1,7 +1,14 @@
 import type { AnyTool } from '../tools/define.ts';
 import { toolListEntry } from '../tools/listing.ts';
 
-type JsonSchema = { type?: string | string[]; enum?: unknown[]; const?: unknown; items?: JsonSchema; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+};
 
 function typeOf(s: JsonSchema | undefined, depth = 0): string {
   if (!s) return 'any';
@@ -10,7 +17,9 @@ function typeOf(s: JsonSchema | undefined, depth = 0): string {
   if (s.anyOf) return s.anyOf.map((x) => typeOf(x, depth)).join('|');
   if (s.type === 'array') return `${typeOf(s.items, depth + 1)}[]`;
   if (s.type === 'object' && s.properties && depth < 1) {
-    return `{${Object.entries(s.properties).map(([k, v]) => `${k}: ${typeOf(v, depth + 1)}`).join(', ')}}`;
+    return `{${Object.entries(s.properties)
+      .map(([k, v]) => `${k}: ${typeOf(v, depth + 1)}`)
+      .join(', ')}}`;
   }
   return Array.isArray(s.type) ? s.type.join('|') : (s.type ?? 'any');
 }

@@ -46,7 +46,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { deps } = observer;
   const http = deps.config.http;
   const stateless = options.stateless ?? http.stateless;
-  const mcp = createMcpEndpoint(deps, { stateless, idleMs: http.sessionIdleMs, maxSessions: http.maxSessions, maxSessionsPerKey: http.maxSessionsPerKey });
+  const mcp = createMcpEndpoint(deps, {
+    stateless,
+    idleMs: http.sessionIdleMs,
+    maxSessions: http.maxSessions,
+    maxSessionsPerKey: http.maxSessionsPerKey,
+  });
   const log = deps.log;
   const pages = new PageCache();
   const registrations = createRateLimiter(options.registrationRate ?? REGISTRATION_RATE);
@@ -62,14 +67,24 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   async function readJson(request: Request, isMcp: boolean): Promise<{ body?: unknown; error?: Response }> {
     const read = await readBodyLimited(request, http.maxBodyBytes);
     if (!read.ok) {
-      const message = read.tooLarge ? `request body is over the ${http.maxBodyBytes}-byte limit (BINDERY_HTTP_MAX_BODY_BYTES)` : 'request body could not be read';
+      const message = read.tooLarge
+        ? `request body is over the ${http.maxBodyBytes}-byte limit (BINDERY_HTTP_MAX_BODY_BYTES)`
+        : 'request body could not be read';
       const status = read.tooLarge ? 413 : 400;
-      return { error: isMcp ? rpcError(status, BinderyRpcCode.Refused, message) : json({ error: { code: read.tooLarge ? 'TOO_LARGE' : 'INVALID_INPUT', message } }, status) };
+      return {
+        error: isMcp
+          ? rpcError(status, BinderyRpcCode.Refused, message)
+          : json({ error: { code: read.tooLarge ? 'TOO_LARGE' : 'INVALID_INPUT', message } }, status),
+      };
     }
     try {
       return { body: read.text === '' && !isMcp ? undefined : JSON.parse(read.text) };
     } catch {
-      return { error: isMcp ? rpcError(400, ErrorCode.ParseError, 'Parse error: Invalid JSON') : json({ error: { code: 'INVALID_INPUT', message: 'body: must be JSON' } }, 400) };
+      return {
+        error: isMcp
+          ? rpcError(400, ErrorCode.ParseError, 'Parse error: Invalid JSON')
+          : json({ error: { code: 'INVALID_INPUT', message: 'body: must be JSON' } }, 400),
+      };
     }
   }
 
@@ -79,17 +94,20 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (observed) return observed;
     if (path === '/healthz' && request.method === 'GET') return health();
     // The API's description is public: a client reads it before it has a key.
-    if (path === '/api/openapi.json' && request.method === 'GET') return json(openApiDocument(deps.config.publicUrl), 200, { 'Cache-Control': 'public, max-age=300' });
+    if (path === '/api/openapi.json' && request.method === 'GET')
+      return json(openApiDocument(deps.config.publicUrl), 200, { 'Cache-Control': 'public, max-age=300' });
     const read = request.method === 'GET' || request.method === 'HEAD';
     const page = read ? parsePagePath(path) : undefined;
     const index = read ? parseIndexPath(path) : undefined;
     const isMcp = path === '/mcp';
     const isApi = path === '/api' || path.startsWith('/api/');
     if (isWebPath(path)) return handleWeb(deps, request);
-    if (!page && !index && !isMcp && !isApi) return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
+    if (!page && !index && !isMcp && !isApi)
+      return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
     // OAuth access tokens are bound to the MCP resource (RFC 8707): only /mcp accepts them.
     const auth = await authenticate(deps.db, request, isMcp ? { resource: mcpResource(deps.config), now: clockOf(deps)() } : undefined);
-    if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index)) return unauthorized(auth.kind === 'bad', isMcp, isMcp ? resourceMetadataUrl(deps.config) : undefined);
+    if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index))
+      return unauthorized(auth.kind === 'bad', isMcp, isMcp ? resourceMetadataUrl(deps.config) : undefined);
     const caller = auth.kind === 'ok' ? auth.caller : undefined;
     const format = url.searchParams.get('format') === 'md' ? 'md' : 'html';
     // A public link's secret rides in ?share=: it is the only thing that opens a link-shared page.
@@ -123,20 +141,31 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     // Every error body on /mcp is JSON-RPC shaped ({jsonrpc, id: null, error}): MCP clients parse it.
     const isMcp = url.pathname === '/mcp';
     // OAuth (core/oauth) answers its own paths: its own CORS, Host check and error shapes.
-    if (isOAuthPath(url.pathname)) return handleOAuth(deps, request, url, { registrations, clientAddress: options.clientAddress?.(request) });
+    if (isOAuthPath(url.pathname))
+      return handleOAuth(deps, request, url, { registrations, clientAddress: options.clientAddress?.(request) });
     const refused = checkHostAndOrigin(http, request);
-    if (refused) return isMcp ? rpcError(403, BinderyRpcCode.Refused, `Forbidden: ${refused}`) : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
+    if (refused)
+      return isMcp
+        ? rpcError(403, BinderyRpcCode.Refused, `Forbidden: ${refused}`)
+        : json({ error: { code: 'FORBIDDEN', message: refused } }, 403);
     const cors = corsHeaders(http, request);
     if (request.method === 'OPTIONS') {
       if (Object.keys(cors).length) return new Response(null, { status: 204, headers: cors });
       const allow = { Allow: 'GET, POST, PATCH, DELETE' };
-      return isMcp ? rpcError(405, BinderyRpcCode.Refused, 'Method not allowed: OPTIONS (CORS is off; BINDERY_CORS_ORIGINS)', allow) : new Response(null, { status: 405, headers: allow });
+      return isMcp
+        ? rpcError(405, BinderyRpcCode.Refused, 'Method not allowed: OPTIONS (CORS is off; BINDERY_CORS_ORIGINS)', allow)
+        : new Response(null, { status: 405, headers: allow });
     }
     try {
       return withHeaders(await route(request, url), cors);
     } catch (err) {
       log?.error('HTTP request failed', err);
-      return withHeaders(isMcp ? rpcError(500, ErrorCode.InternalError, 'Internal error') : json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500), cors);
+      return withHeaders(
+        isMcp
+          ? rpcError(500, ErrorCode.InternalError, 'Internal error')
+          : json({ error: { code: 'INTERNAL', message: 'An internal error occurred.' } }, 500),
+        cors,
+      );
     }
   }
 }

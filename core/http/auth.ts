@@ -65,6 +65,8 @@ export async function authenticate(db: BinderyDb, request: Request, oauth?: { re
   if (header === null) return { kind: 'none' };
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   if (!m) return { kind: 'bad' };
-  const caller = m[1]!.startsWith('bda_') ? oauth && (await callerForAccessToken(db, m[1]!, oauth.resource, oauth.now)) : await callerForKey(db, m[1]!);
+  const caller = m[1]!.startsWith('bda_')
+    ? oauth && (await callerForAccessToken(db, m[1]!, oauth.resource, oauth.now))
+    : await callerForKey(db, m[1]!);
   return caller ? { kind: 'ok', caller } : { kind: 'bad' };
 }

@@ -1,5 +1,12 @@
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { BinderyRpcCode } from '../protocol/rpc-error.ts';
 
 /** JSON-RPC code for a request the client cancelled (as LSP and the MCP SDKs spell it). */
@@ -76,7 +83,9 @@ export function watchExchanges(transport: WebStandardStreamableHTTPServerTranspo
       for (const id of ids) held.delete(id);
       if (notes.length === 0 || !response.headers.get('content-type')?.startsWith('application/json')) return response;
       const answer = (await response.json()) as JSONRPCMessage | JSONRPCMessage[];
-      const events = [...notes, ...(Array.isArray(answer) ? answer : [answer])].map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join('');
+      const events = [...notes, ...(Array.isArray(answer) ? answer : [answer])]
+        .map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`)
+        .join('');
       const headers = new Headers(response.headers);
       headers.set('Content-Type', 'text/event-stream');
       headers.set('Cache-Control', 'no-cache');

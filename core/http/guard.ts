@@ -35,7 +35,8 @@ function hostName(host: string): string | undefined {
 export function checkHostAndOrigin(http: HttpConfig, request: Request): string | undefined {
   const host = request.headers.get('host') ?? new URL(request.url).host;
   const name = hostName(host);
-  if (!http.allowedHosts.includes('*') && (!name || !http.allowedHosts.includes(name))) return `Host "${host}" is not allowed (BINDERY_ALLOWED_HOSTS)`;
+  if (!http.allowedHosts.includes('*') && (!name || !http.allowedHosts.includes(name)))
+    return `Host "${host}" is not allowed (BINDERY_ALLOWED_HOSTS)`;
   const origin = request.headers.get('origin');
   if (origin !== null && !originAllowed(http.allowedOrigins, origin) && !originAllowed(http.corsOrigins, origin)) {
     return `Origin "${origin}" is not allowed (BINDERY_ALLOWED_ORIGINS)`;

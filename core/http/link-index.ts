@@ -39,7 +39,14 @@ async function linkIndex(deps: BinderyDeps, reader: Caller, space: string, secre
     const set = await readableSet(deps.db, reader.id, share.targetId);
     if (set?.spaceSlug !== space) return undefined;
     const items = (await setItemRows(deps.db, reader.id, set.id, links)).filter((i) => i.readable && !i.deleted);
-    return { title: set.name, rows: await freshCounts(deps, items.slice(0, MAX_LISTED).map((i) => i.row)), total: items.length };
+    return {
+      title: set.name,
+      rows: await freshCounts(
+        deps,
+        items.slice(0, MAX_LISTED).map((i) => i.row),
+      ),
+      total: items.length,
+    };
   }
   return undefined;
 }
@@ -48,7 +55,13 @@ async function linkIndex(deps: BinderyDeps, reader: Caller, space: string, secre
  * GET /@space?share=…: the page a space or set link opens, listing what it opens, each binding linked
  * with the same secret. Without the secret of a live link to that space or to a set in it: the one 404.
  */
-export async function serveLinkIndex(deps: BinderyDeps, caller: Caller | undefined, space: string, format: 'html' | 'md', secret: string | null): Promise<Response> {
+export async function serveLinkIndex(
+  deps: BinderyDeps,
+  caller: Caller | undefined,
+  space: string,
+  format: 'html' | 'md',
+  secret: string | null,
+): Promise<Response> {
   const index = await linkIndex(deps, caller ?? ANONYMOUS, space, secret);
   if (!index) return pageNotFound(format);
   const base = deps.config.publicUrl;
@@ -65,10 +78,15 @@ export async function serveLinkIndex(deps: BinderyDeps, caller: Caller | undefin
   if (format === 'md') {
     const lines = items.map((i) => `- [${i.row.name.replace(/[[\]\\]/g, '\\$&')}](${i.textUrl}&${share}): ${squashSpace(i.row.summary)}`);
     if (more) lines.push(`- … and ${more} more`);
-    return new Response(`# ${index.title}\n\n${lines.join('\n')}\n`, { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
+    return new Response(`# ${index.title}\n\n${lines.join('\n')}\n`, {
+      headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' },
+    });
   }
   const list = joinHtml(
-    items.map((i) => html`<li><a href="${`${i.publicUrl}?${share}`}">${i.row.name}</a><br><span class="meta">${squashSpace(i.row.summary)}</span></li>`),
+    items.map(
+      (i) =>
+        html`<li><a href="${`${i.publicUrl}?${share}`}">${i.row.name}</a><br><span class="meta">${squashSpace(i.row.summary)}</span></li>`,
+    ),
     '\n',
   );
   const page = html`<!doctype html>

@@ -64,7 +64,8 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 
 function checkBlocks(state: { env: unknown; tokens: unknown[] }): void {
   const env = state.env as RenderEnv;
-  if (state.tokens.length > env.limits.maxBlockTokens) throw new Stop('has too many blocks (paragraphs, list items, table cells) to format');
+  if (state.tokens.length > env.limits.maxBlockTokens)
+    throw new Stop('has too many blocks (paragraphs, list items, table cells) to format');
   if (env.limits.now() > env.blockDeadline) throw new Stop('takes too long to format');
 }
 
@@ -87,7 +88,8 @@ md.core.ruler.after('block', 'budget', (state) => checkBlocks(state));
 type Tokenize = (state: { level: number; skipEmptyLines(line: number): number }, start: number, end: number) => void;
 const tokenize = md.block.tokenize.bind(md.block) as Tokenize;
 (md.block as unknown as { tokenize: Tokenize }).tokenize = (state, start, end) => {
-  if (state.level >= MAX_NESTING && state.skipEmptyLines(start) < end) throw new Stop(`nests quotes or lists more than ${MAX_NESTING} levels deep`);
+  if (state.level >= MAX_NESTING && state.skipEmptyLines(start) < end)
+    throw new Stop(`nests quotes or lists more than ${MAX_NESTING} levels deep`);
   tokenize(state, start, end);
 };
 

@@ -18,14 +18,16 @@ export interface McpEndpoint {
 /** The SDK's own cap on a JSON-RPC batch; checked first so a huge batch is refused before any work. */
 const MAX_BATCH = 100;
 
-const sessionNotFound = () => rpcError(404, BinderyRpcCode.NoSession, 'Session not found (expired, ended, or opened with another key); initialize a new one');
+const sessionNotFound = () =>
+  rpcError(404, BinderyRpcCode.NoSession, 'Session not found (expired, ended, or opened with another key); initialize a new one');
 
 /** Stateless: a fresh eager server and transport per request, closed once the answer is built. */
 function createStatelessEndpoint(deps: BinderyDeps): McpEndpoint {
   return {
     sessions: undefined,
     async handle(request, caller, body) {
-      if (request.method !== 'POST') return rpcError(405, BinderyRpcCode.Refused, 'Method not allowed: this server is stateless (POST only)', { Allow: 'POST' });
+      if (request.method !== 'POST')
+        return rpcError(405, BinderyRpcCode.Refused, 'Method not allowed: this server is stateless (POST only)', { Allow: 'POST' });
       const server = createBinderyServer(deps, { caller, stateless: true });
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
@@ -48,7 +50,10 @@ function createStatelessEndpoint(deps: BinderyDeps): McpEndpoint {
  * (named in the README); tests/reliability/session-memory.test.ts fails if it goes inert.
  */
 export function releaseAnsweredStreams(transport: WebStandardStreamableHTTPServerTransport): void {
-  const t = transport as unknown as { _streamMapping?: Map<string, { resolveJson?: unknown }>; _requestToStreamMapping?: Map<unknown, string> };
+  const t = transport as unknown as {
+    _streamMapping?: Map<string, { resolveJson?: unknown }>;
+    _requestToStreamMapping?: Map<unknown, string>;
+  };
   const streams = t._streamMapping;
   const pending = t._requestToStreamMapping;
   if (!streams || !pending || streams.size === 0) return;
@@ -64,7 +69,8 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
   async function open(request: Request, caller: Caller, body: unknown): Promise<Response> {
     // Room is made (or refused) before any server is built, so a flood costs the flooder only.
     const admission = sessions.admit(caller.id);
-    if (!admission.ok) return rpcError(admission.status, BinderyRpcCode.Refused, admission.message, { 'Retry-After': String(admission.retryAfterSeconds) });
+    if (!admission.ok)
+      return rpcError(admission.status, BinderyRpcCode.Refused, admission.message, { 'Retry-After': String(admission.retryAfterSeconds) });
     const server = createBinderyServer(deps, { caller });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -122,15 +128,26 @@ function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'n
 }
 
 /** The /mcp endpoint, stateless (server per request, eager) or with sessions. */
-export function createMcpEndpoint(deps: BinderyDeps, opts: { stateless: boolean; idleMs: number; maxSessions: number; maxSessionsPerKey: number }): McpEndpoint {
-  const inner = opts.stateless ? createStatelessEndpoint(deps) : createSessionEndpoint(deps, { idleMs: opts.idleMs, max: opts.maxSessions, perKey: opts.maxSessionsPerKey });
+export function createMcpEndpoint(
+  deps: BinderyDeps,
+  opts: { stateless: boolean; idleMs: number; maxSessions: number; maxSessionsPerKey: number },
+): McpEndpoint {
+  const inner = opts.stateless
+    ? createStatelessEndpoint(deps)
+    : createSessionEndpoint(deps, { idleMs: opts.idleMs, max: opts.maxSessions, perKey: opts.maxSessionsPerKey });
   return {
     sessions: inner.sessions,
     close: () => inner.close(),
     handle(request, caller, body) {
-      if (!['GET', 'POST', 'DELETE'].includes(request.method)) return Promise.resolve(rpcError(405, BinderyRpcCode.Refused, `Method not allowed: ${request.method}`, { Allow: opts.stateless ? 'POST' : 'GET, POST, DELETE' }));
+      if (!['GET', 'POST', 'DELETE'].includes(request.method))
+        return Promise.resolve(
+          rpcError(405, BinderyRpcCode.Refused, `Method not allowed: ${request.method}`, {
+            Allow: opts.stateless ? 'POST' : 'GET, POST, DELETE',
+          }),
+        );
       if (Array.isArray(body)) {
-        if (body.length > MAX_BATCH) return Promise.resolve(rpcError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
+        if (body.length > MAX_BATCH)
+          return Promise.resolve(rpcError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch must not exceed ${MAX_BATCH} messages`));
         // Without the header a client speaks 2025-03-26 (the Streamable HTTP rule), which had batches.
         const refusal = batchRefusal(body, request.headers.get('mcp-protocol-version') ?? BATCH_PROTOCOL_VERSION);
         if (refusal) return Promise.resolve(rpcError(400, ErrorCode.InvalidRequest, refusal));

@@ -24,12 +24,19 @@ const ERROR_TEXT: Record<number, string> = {
 
 function operation(route: RestRoute, tools: ReturnType<typeof createRegistry>): Json {
   const parameters: Json[] = [];
-  if (route.path.includes('{id}')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'bnd_… or set_… id' });
+  if (route.path.includes('{id}'))
+    parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'bnd_… or set_… id' });
   if (route.query) {
     const q = schemaOf(route.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(q.properties ?? {})) {
       const { description, ...rest } = schema;
-      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
+      parameters.push({
+        name,
+        in: 'query',
+        required: q.required?.includes(name) ?? false,
+        schema: rest,
+        ...(description ? { description } : {}),
+      });
     }
   }
   const tool = route.tool ? tools.get(route.tool) : undefined;
@@ -41,14 +48,22 @@ function operation(route: RestRoute, tools: ReturnType<typeof createRegistry>): 
         : { type: 'object' };
   const errors = [...new Set([...(route.query || route.body ? [400] : []), ...(route.public ? [] : [401]), ...route.errors])].sort();
   return {
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/^\/api/, '').replace(/[{}]/g, '').replace(/[/.](\w)/g, (_, c: string) => c.toUpperCase())}`,
+    operationId: `${route.method.toLowerCase()}${route.path
+      .replace(/^\/api/, '')
+      .replace(/[{}]/g, '')
+      .replace(/[/.](\w)/g, (_, c: string) => c.toUpperCase())}`,
     summary: route.summary,
     ...(route.public ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
     responses: {
       [String(route.ok)]: { description: route.ok === 201 ? 'Created' : 'OK', content: { 'application/json': { schema: okSchema } } },
-      ...Object.fromEntries(errors.map((s) => [String(s), { description: ERROR_TEXT[s] ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }])),
+      ...Object.fromEntries(
+        errors.map((s) => [
+          String(s),
+          { description: ERROR_TEXT[s] ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ]),
+      ),
     },
   };
 }
@@ -63,17 +78,45 @@ export function openApiDocument(publicUrl: string): Json {
   for (const route of REST_ROUTES) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, tools);
   const doc: Json = {
     openapi: '3.1.0',
-    info: { title: 'Bindery REST API', version: SERVER_VERSION, description: 'REST for people and scripts: writes are source "human". MCP is at /mcp.' },
+    info: {
+      title: 'Bindery REST API',
+      version: SERVER_VERSION,
+      description: 'REST for people and scripts: writes are source "human". MCP is at /mcp.',
+    },
     servers: [{ url: publicUrl }],
     security: [{ bearerKey: [] }],
     paths,
     components: {
-      securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key from `bindery keys create --user <handle>` (bdk_…)' } },
+      securitySchemes: {
+        bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key from `bindery keys create --user <handle>` (bdk_…)' },
+      },
       schemas: {
         Error: {
           type: 'object',
           required: ['error'],
-          properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', enum: ['INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'TOO_LARGE', 'METHOD_NOT_ALLOWED', 'INTERNAL'] }, message: { type: 'string' }, field: { type: 'string' } } } },
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: {
+                  type: 'string',
+                  enum: [
+                    'INVALID_INPUT',
+                    'UNAUTHORIZED',
+                    'FORBIDDEN',
+                    'NOT_FOUND',
+                    'CONFLICT',
+                    'TOO_LARGE',
+                    'METHOD_NOT_ALLOWED',
+                    'INTERNAL',
+                  ],
+                },
+                message: { type: 'string' },
+                field: { type: 'string' },
+              },
+            },
+          },
         },
       },
     },

@@ -11,7 +11,8 @@ import type { PageCache } from './page-cache.ts';
 import { freshCounts } from '../services/counts.ts';
 
 /** No script, frame, form or plugin may come from a page; inline styles only. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const NOT_FOUND_HTML =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Bindery</title></head><body><h1>Not found</h1><p>There is no binding at this address, or you may not read it.</p></body></html>\n';
@@ -90,7 +91,9 @@ export async function servePage(
   if (format === 'md') return new Response(await content(), { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
   const body = await cache.html(row.versionId, content);
   const linkSecret = links === 'none' ? undefined : secret!;
-  return new Response(pageHtml(row, body, deps.config.publicUrl, linkSecret), { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+  return new Response(pageHtml(row, body, deps.config.publicUrl, linkSecret), {
+    headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
+  });
 }
 
 function pageHtml(row: BindingVersionRow, body: string, publicBase: string, linkSecret: string | undefined): string {

@@ -16,16 +16,25 @@ export function rpcError(status: number, code: number, message: string, headers:
  * (on /mcp) adds RFC 9728's resource_metadata, where OAuth clients start discovery.
  */
 export function unauthorized(invalid: boolean, mcp: boolean, resourceMetadata?: string): Response {
-  const params = ['realm="bindery"', ...(resourceMetadata ? [`resource_metadata="${resourceMetadata}"`] : []), ...(invalid ? ['error="invalid_token"'] : [])];
+  const params = [
+    'realm="bindery"',
+    ...(resourceMetadata ? [`resource_metadata="${resourceMetadata}"`] : []),
+    ...(invalid ? ['error="invalid_token"'] : []),
+  ];
   const challenge = `Bearer ${params.join(', ')}`;
-  const message = invalid ? 'invalid, unknown, expired or revoked API key or token' : 'Authorization: Bearer <key> is required (bindery keys create --user <handle>)';
+  const message = invalid
+    ? 'invalid, unknown, expired or revoked API key or token'
+    : 'Authorization: Bearer <key> is required (bindery keys create --user <handle>)';
   const headers = { 'WWW-Authenticate': challenge };
-  return mcp ? rpcError(401, BinderyRpcCode.NoSession, `Unauthorized: ${message}`, headers) : json({ error: { code: 'UNAUTHORIZED', message } }, 401, headers);
+  return mcp
+    ? rpcError(401, BinderyRpcCode.NoSession, `Unauthorized: ${message}`, headers)
+    : json({ error: { code: 'UNAUTHORIZED', message } }, 401, headers);
 }
 
 /** The REST face of the one error mapper: typed errors keep their message, anything else is a bare 500. */
 export function errorResponse(err: unknown, log?: (msg: string, extra?: unknown) => void): Response {
-  if (err instanceof BinderyError) return json({ error: { code: err.code, message: err.message, field: err.field } }, HTTP_STATUS[err.code]);
+  if (err instanceof BinderyError)
+    return json({ error: { code: err.code, message: err.message, field: err.field } }, HTTP_STATUS[err.code]);
   log?.('internal error in HTTP handler', err);
   return json({ error: { code: 'INTERNAL', message: 'An internal error occurred; nothing was written.' } }, 500);
 }

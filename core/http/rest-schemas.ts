@@ -8,17 +8,31 @@ import { bindingId, content, keyPoints, name, spaceRef, summary, text, tierSchem
 const count = z.coerce.number({ message: 'must be a number' });
 const pageLimit = count.pipe(z.number().int().min(1, { message: 'must be from 1 to 100' }).max(100, { message: 'must be from 1 to 100' }));
 
-export const bindingCreateBody = z.strictObject({ space: spaceRef().optional(), name: name(), content: content(), summary: summary(), keyPoints: keyPoints().optional() });
+export const bindingCreateBody = z.strictObject({
+  space: spaceRef().optional(),
+  name: name(),
+  content: content(),
+  summary: summary(),
+  keyPoints: keyPoints().optional(),
+});
 export const bindingUpdateBody = z.strictObject({
   name: name().optional(),
   content: content().optional(),
   summary: summary().optional(),
   keyPoints: keyPoints().optional(),
-  expectedVersion: z.number().int().min(1, { message: 'must be 1 or more' }).optional().describe('the version you read; a stale one is a 409, never a lost update'),
+  expectedVersion: z
+    .number()
+    .int()
+    .min(1, { message: 'must be 1 or more' })
+    .optional()
+    .describe('the version you read; a stale one is a 409, never a lost update'),
 });
 export const bindingListQuery = z.strictObject({
   q: z.string().optional().describe('search words: the answer is search_bindings; without q, list_bindings'),
-  space: z.string().optional().describe('space id, slug or @slug (default: your personal space for lists, every readable space for search)'),
+  space: z
+    .string()
+    .optional()
+    .describe('space id, slug or @slug (default: your personal space for lists, every readable space for search)'),
   tier: z.string().optional().describe('"1", "1.5" or "2"'),
   limit: count.optional().describe('page size (default 20; search pages at most 50)'),
   maxTokens: count.optional().describe('token budget for the answer'),
@@ -30,8 +44,18 @@ export const bindingReadQuery = z.strictObject({
   cursor: z.string().optional().describe('next page of a long tier-2 content'),
 });
 export const setListQuery = z.strictObject({ space: z.string().optional(), limit: count.optional(), cursor: z.string().optional() });
-export const setReadQuery = z.strictObject({ tier: tierSchema.default('1'), limit: pageLimit.default(20), cursor: z.string().optional(), maxTokens: count.optional() });
-export const setCreateBody = z.strictObject({ name: name(), description: text().trim().max(600, { message: 'must be at most 600 characters' }).optional(), space: spaceRef().optional(), bindingIds: z.array(bindingId()).optional() });
+export const setReadQuery = z.strictObject({
+  tier: tierSchema.default('1'),
+  limit: pageLimit.default(20),
+  cursor: z.string().optional(),
+  maxTokens: count.optional(),
+});
+export const setCreateBody = z.strictObject({
+  name: name(),
+  description: text().trim().max(600, { message: 'must be at most 600 characters' }).optional(),
+  space: spaceRef().optional(),
+  bindingIds: z.array(bindingId()).optional(),
+});
 
 export interface RestRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -51,14 +75,51 @@ export interface RestRoute {
 }
 
 export const REST_ROUTES: RestRoute[] = [
-  { method: 'GET', path: '/api/bindings', summary: 'List bindings (list_bindings), or search them with q (search_bindings)', query: bindingListQuery, ok: 200, tool: 'search_bindings', errors: [404] },
-  { method: 'POST', path: '/api/bindings', summary: 'Create a binding (source "human"); answers its tier-1 card', body: bindingCreateBody, ok: 201, errors: [403, 404, 409, 413] },
-  { method: 'GET', path: '/api/bindings/{id}', summary: 'Read a binding at a tier (get_binding)', query: bindingReadQuery, ok: 200, tool: 'get_binding', errors: [404] },
-  { method: 'PATCH', path: '/api/bindings/{id}', summary: 'Update a binding: a new version (source "human"); a stale expectedVersion is 409', body: bindingUpdateBody, ok: 200, errors: [403, 404, 409, 413] },
+  {
+    method: 'GET',
+    path: '/api/bindings',
+    summary: 'List bindings (list_bindings), or search them with q (search_bindings)',
+    query: bindingListQuery,
+    ok: 200,
+    tool: 'search_bindings',
+    errors: [404],
+  },
+  {
+    method: 'POST',
+    path: '/api/bindings',
+    summary: 'Create a binding (source "human"); answers its tier-1 card',
+    body: bindingCreateBody,
+    ok: 201,
+    errors: [403, 404, 409, 413],
+  },
+  {
+    method: 'GET',
+    path: '/api/bindings/{id}',
+    summary: 'Read a binding at a tier (get_binding)',
+    query: bindingReadQuery,
+    ok: 200,
+    tool: 'get_binding',
+    errors: [404],
+  },
+  {
+    method: 'PATCH',
+    path: '/api/bindings/{id}',
+    summary: 'Update a binding: a new version (source "human"); a stale expectedVersion is 409',
+    body: bindingUpdateBody,
+    ok: 200,
+    errors: [403, 404, 409, 413],
+  },
   { method: 'DELETE', path: '/api/bindings/{id}', summary: 'Delete a binding (its versions are kept)', ok: 200, errors: [403, 404] },
   { method: 'GET', path: '/api/sets', summary: 'List sets (list_sets)', query: setListQuery, ok: 200, errors: [404] },
   { method: 'POST', path: '/api/sets', summary: 'Create a set', body: setCreateBody, ok: 201, errors: [403, 404, 409] },
-  { method: 'GET', path: '/api/sets/{id}', summary: "A set's items at a tier, paged under the response cap", query: setReadQuery, ok: 200, errors: [404] },
+  {
+    method: 'GET',
+    path: '/api/sets/{id}',
+    summary: "A set's items at a tier, paged under the response cap",
+    query: setReadQuery,
+    ok: 200,
+    errors: [404],
+  },
   { method: 'GET', path: '/api/me', summary: 'The user the key acts as', ok: 200, errors: [] },
   { method: 'GET', path: '/api/openapi.json', summary: 'This document', ok: 200, errors: [], public: true },
 ];

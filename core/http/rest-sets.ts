@@ -18,7 +18,14 @@ function setHead(s: SetWithSpace) {
  * `/api/sets` (list_sets) and `/api/sets/:id` (its items at a tier, paged under the response cap
  * with a cursor, as list_bindings pages bindings), and creating a set.
  */
-export async function handleSets(deps: BinderyDeps, caller: Caller, method: string, id: string | undefined, query: Record<string, string>, body: unknown): Promise<Response> {
+export async function handleSets(
+  deps: BinderyDeps,
+  caller: Caller,
+  method: string,
+  id: string | undefined,
+  query: Record<string, string>,
+  body: unknown,
+): Promise<Response> {
   const ctx = restContext(deps, caller);
   if (!id && method === 'GET') {
     const { sets, pagination } = await callTool(ctx, TOOLS.list_sets, parseInput(listQuery, query));

@@ -9,7 +9,12 @@ import { restContext } from './rest-tools.ts';
 import { callTool } from '../tools/call.ts';
 import { TOOLS } from '../tools/registry.ts';
 import { parseInput } from './validate.ts';
-import { bindingCreateBody as createInput, bindingListQuery as listQuery, bindingReadQuery as readQuery, bindingUpdateBody as updateInput } from './rest-schemas.ts';
+import {
+  bindingCreateBody as createInput,
+  bindingListQuery as listQuery,
+  bindingReadQuery as readQuery,
+  bindingUpdateBody as updateInput,
+} from './rest-schemas.ts';
 
 /** search_bindings pages at most this many hits; a larger REST limit is read as this (the cursor goes on). */
 const SEARCH_LIMIT = 50;
@@ -42,7 +47,8 @@ export async function handleRest(deps: BinderyDeps, caller: Caller, request: Req
   try {
     if (parts[0] === 'me' && parts.length === 1 && method === 'GET') return json({ id: caller.id, handle: caller.handle });
     if (parts[0] === 'sets' && parts.length <= 2) return await handleSets(deps, caller, method, parts[1], query, body);
-    if (parts[0] !== 'bindings' || parts.length > 2) return json({ error: { code: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` } }, 404);
+    if (parts[0] !== 'bindings' || parts.length > 2)
+      return json({ error: { code: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` } }, 404);
     const id = parts[1];
     if (!id && method === 'GET') return json(await list(deps, caller, parse(listQuery, query)));
     if (!id && method === 'POST') {

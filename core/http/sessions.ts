@@ -70,7 +70,11 @@ export class SessionStore {
     const { max, perKey } = this.limits;
     if (this.count(callerId) >= perKey) {
       const own = this.oldestIdle(callerId);
-      if (!own) return refuse(429, `Too many sessions: this key's user has ${perKey} open and all are busy (BINDERY_HTTP_MAX_SESSIONS_PER_KEY); retry shortly, or DELETE sessions you no longer use`);
+      if (!own)
+        return refuse(
+          429,
+          `Too many sessions: this key's user has ${perKey} open and all are busy (BINDERY_HTTP_MAX_SESSIONS_PER_KEY); retry shortly, or DELETE sessions you no longer use`,
+        );
       this.drop(own);
     } else if (this.byId.size + this.pending >= max) {
       const victim = this.fairVictim(callerId);

@@ -37,7 +37,8 @@ async function valuesFor(ctx: ToolContext, argument: string, value: string, cont
 
 /** The arguments a reference completes (a prompt's declared arguments, the template's variables); others get nothing. */
 function knownArguments(ref: { type: string; name?: string; uri?: string }): Set<string> {
-  if (ref.type === 'ref/prompt') return new Set(PROMPTS.find((p) => p.prompt.name === ref.name)?.prompt.arguments?.map((a) => a.name) ?? []);
+  if (ref.type === 'ref/prompt')
+    return new Set(PROMPTS.find((p) => p.prompt.name === ref.name)?.prompt.arguments?.map((a) => a.name) ?? []);
   if (ref.type === 'ref/resource' && ref.uri === BINDING_URI_TEMPLATE) return new Set(['space', 'binding', 'version', 'tier', 'page']);
   return new Set();
 }

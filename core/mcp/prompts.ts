@@ -1,6 +1,12 @@
 import { RpcError } from '../protocol/rpc-error.ts';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  type GetPromptResult,
+  type Prompt,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.ts';
 import { BinderyError } from '../errors.ts';
@@ -29,7 +35,10 @@ async function toolText(ctx: ToolContext, tool: string, args: Record<string, unk
     return (await executeTool(ctx.tools.get(tool)!, args, ctx)).text;
   } catch (err) {
     if (err instanceof BinderyError && err.code === 'NOT_FOUND') {
-      throw new RpcError(ErrorCode.InvalidParams, `${argument}: ${clip(String(args[argument === 'binding' ? 'id' : argument] ?? ''))} was not found (it does not exist or you may not read it)`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `${argument}: ${clip(String(args[argument === 'binding' ? 'id' : argument] ?? ''))} was not found (it does not exist or you may not read it)`,
+      );
     }
     throw err;
   }
@@ -77,7 +86,12 @@ const loadSet: PromptSpec<z.ZodObject> = {
   async render(args, ctx) {
     const budget = Math.min((args.maxTokens as number | undefined) ?? DEFAULT_SET_TOKENS, ctx.config.maxResponseTokens);
     const intro = `Context from set ${args.setId} follows. Use it to answer; cite binding ids.\n\n`;
-    const packed = await toolText(ctx, 'get_set_context', { setId: args.setId, maxTokens: budget - ctx.tokens.count(intro) - 2, tier: args.tier ?? '2' }, 'setId');
+    const packed = await toolText(
+      ctx,
+      'get_set_context',
+      { setId: args.setId, maxTokens: budget - ctx.tokens.count(intro) - 2, tier: args.tier ?? '2' },
+      'setId',
+    );
     return { text: intro + packed, budget };
   },
 };
@@ -92,7 +106,10 @@ const reviewHistory: PromptSpec<z.ZodObject> = {
       { name: 'space', description: 'space slug for a binding slug (default: your personal space)' },
     ],
   },
-  args: z.strictObject({ binding: text().trim().min(1, { message: 'must not be empty' }).max(300, { message: 'must be at most 300 characters' }), space: z.string().max(80).optional() }),
+  args: z.strictObject({
+    binding: text().trim().min(1, { message: 'must not be empty' }).max(300, { message: 'must be at most 300 characters' }),
+    space: z.string().max(80).optional(),
+  }),
   async render(args, ctx) {
     const id = await resolveBindingArg(ctx, args.binding as string, args.space as string | undefined);
     const versions = await toolText(ctx, 'list_versions', { id }, 'binding');
@@ -112,10 +129,20 @@ const find: PromptSpec<z.ZodObject> = {
       { name: 'space', description: 'space slug to search (default: your spaces and shares)' },
     ],
   },
-  args: z.strictObject({ question: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }), space: z.string().max(80).optional() }),
+  args: z.strictObject({
+    question: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
+    space: z.string().max(80).optional(),
+  }),
   async render(args, ctx) {
-    const hits = await toolText(ctx, 'search_bindings', { query: args.question, ...(args.space ? { space: args.space } : {}), tier: '1', limit: 5 }, 'space');
-    return { text: `Answer from these search results; read at tier "2" with get_binding only what you need.\nQuestion: ${args.question}\n\n${hits}` };
+    const hits = await toolText(
+      ctx,
+      'search_bindings',
+      { query: args.question, ...(args.space ? { space: args.space } : {}), tier: '1', limit: 5 },
+      'space',
+    );
+    return {
+      text: `Answer from these search results; read at tier "2" with get_binding only what you need.\nQuestion: ${args.question}\n\n${hits}`,
+    };
   },
 };
 
@@ -124,18 +151,28 @@ export const PROMPTS: readonly PromptSpec<z.ZodObject>[] = [loadSet, reviewHisto
 /** prompts/get: validated arguments (errors name the argument and the rule), then one user message with `_meta.context` tokens. */
 async function getPrompt(ctx: ToolContext, name: string, raw: Record<string, string> | undefined): Promise<GetPromptResult> {
   const spec = PROMPTS.find((p) => p.prompt.name === name);
-  if (!spec) throw new RpcError(ErrorCode.InvalidParams, `name: no prompt named "${clip(name)}"; prompts/list shows ${PROMPTS.map((p) => p.prompt.name).join(', ')}`);
+  if (!spec)
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `name: no prompt named "${clip(name)}"; prompts/list shows ${PROMPTS.map((p) => p.prompt.name).join(', ')}`,
+    );
   const parsed = spec.args.safeParse(raw ?? {});
   if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `${formatIssues(parsed.error).message} (prompt ${name})`);
   await ctx.tokens.load();
   await ensureStoredCountsOnce(ctx);
   const { text, budget } = await spec.render(parsed.data, ctx);
   const tokens = ctx.tokens.count(text);
-  if (budget !== undefined && tokens > budget) throw new RpcError(ErrorCode.InvalidParams, `maxTokens: ${budget} tokens cannot hold this set's context; raise maxTokens`);
+  if (budget !== undefined && tokens > budget)
+    throw new RpcError(ErrorCode.InvalidParams, `maxTokens: ${budget} tokens cannot hold this set's context; raise maxTokens`);
   return {
     description: spec.prompt.description,
     messages: [{ role: 'user', content: { type: 'text', text } }],
-    _meta: { context: { response: { tokens }, ...(budget !== undefined ? { budget: { maxTokens: budget, usedTokens: tokens, remainingTokens: budget - tokens } } : {}) } },
+    _meta: {
+      context: {
+        response: { tokens },
+        ...(budget !== undefined ? { budget: { maxTokens: budget, usedTokens: tokens, remainingTokens: budget - tokens } } : {}),
+      },
+    },
   };
 }
 

@@ -53,10 +53,17 @@ function resourceEntry(row: BindingVersionRow, ctx: ToolContext): Resource {
  * guessable names: public links do not count (as for `/@space/slug` pages). Missing, deleted,
  * unreadable and version-less all come back undefined, after the same queries.
  */
-export async function bindingAtUri(ctx: ToolContext, parsed: Pick<BindingUri, 'space' | 'binding' | 'version' | 'tier'>): Promise<BindingVersionRow | undefined> {
+export async function bindingAtUri(
+  ctx: ToolContext,
+  parsed: Pick<BindingUri, 'space' | 'binding' | 'version' | 'tier'>,
+): Promise<BindingVersionRow | undefined> {
   const current = await readableBindingBySlug(ctx.db, ctx.caller.id, parsed.space, parsed.binding, 'none');
   if (!current) return undefined;
-  return readableBindingVersion(ctx.db, ctx.caller.id, current.bindingId, { version: parsed.version, withContent: parsed.tier === '2', links: 'none' });
+  return readableBindingVersion(ctx.db, ctx.caller.id, current.bindingId, {
+    version: parsed.version,
+    withContent: parsed.tier === '2',
+    links: 'none',
+  });
 }
 
 /** A URI's parts, or InvalidParams naming the part and the rule. */
@@ -80,13 +87,25 @@ async function readResource(ctx: ToolContext, uri: string): Promise<ReadResource
   try {
     rendered = await renderBindingAtTier(row, parsed.tier, ctx, cursor);
   } catch (err) {
-    if (err instanceof BinderyError && err.field === 'cursor') throw new RpcError(ErrorCode.InvalidParams, `page: ${parsed.page} is past the last page of this binding at tier ${parsed.tier}`);
+    if (err instanceof BinderyError && err.field === 'cursor')
+      throw new RpcError(ErrorCode.InvalidParams, `page: ${parsed.page} is past the last page of this binding at tier ${parsed.tier}`);
     throw err;
   }
   const { pieces, view } = rendered;
-  const page = view.page ? { index: view.page.index, count: view.page.count, nextUri: view.page.nextCursor ? bindingUri(row.spaceSlug, row.bindingSlug, { version: parsed.version, tier: parsed.tier, page: parsed.page + 1 }) : null } : undefined;
+  const page = view.page
+    ? {
+        index: view.page.index,
+        count: view.page.count,
+        nextUri: view.page.nextCursor
+          ? bindingUri(row.spaceSlug, row.bindingSlug, { version: parsed.version, tier: parsed.tier, page: parsed.page + 1 })
+          : null,
+      }
+    : undefined;
   // A paged read ends with where the next page is: for a resource that is the next URI, not a tool cursor.
-  if (page) pieces[pieces.length - 1] = line(page.nextUri ? `Page ${page.index} of ${page.count}. Next page: ${page.nextUri}` : `Page ${page.index} of ${page.count} (last).`);
+  if (page)
+    pieces[pieces.length - 1] = line(
+      page.nextUri ? `Page ${page.index} of ${page.count}. Next page: ${page.nextUri}` : `Page ${page.index} of ${page.count} (last).`,
+    );
   const { text, tokens } = await cappedText(pieces, ctx);
   const context = { response: { tokens }, ...bindingMeta(row, ctx), version: row.number, tier: parsed.tier, ...(page ? { page } : {}) };
   return { contents: [{ uri, mimeType: MIME, text, _meta: { context } }], _meta: { context } };

@@ -9,7 +9,9 @@ export const RESOURCE_NOT_FOUND = BinderyRpcCode.ResourceNotFound;
 
 /** One answer for a binding URI that is missing, deleted, or not readable by the caller: they look the same. */
 export function resourceNotFound(uri: string): McpError {
-  return new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${clip(uri, 300)} (it does not exist or you may not read it)`, { uri: clip(uri, 300) });
+  return new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${clip(uri, 300)} (it does not exist or you may not read it)`, {
+    uri: clip(uri, 300),
+  });
 }
 
 /**

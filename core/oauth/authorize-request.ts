@@ -9,7 +9,16 @@ import type { OAuthErrorCode } from './wire.ts';
 // resource). The order matters: until the client and its redirect URI are known good, errors are
 // shown on a page, never redirected (§4.1.2.1), so this server cannot be made an open redirector.
 
-export const AUTHORIZE_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'resource', 'scope', 'state'] as const;
+export const AUTHORIZE_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'scope',
+  'state',
+] as const;
 
 export interface AuthorizeRequest {
   client: OAuthClientRow;
@@ -36,7 +45,8 @@ export async function checkAuthorizeRequest(deps: BinderyDeps, params: URLSearch
   const one = (name: string) => params.get(name);
   const clientId = one('client_id');
   if (!clientId) return { kind: 'page', status: 400, message: 'client_id is missing.' };
-  for (const name of AUTHORIZE_PARAMS) if (params.getAll(name).length > 1) return { kind: 'page', status: 400, message: `${name} was sent more than once.` };
+  for (const name of AUTHORIZE_PARAMS)
+    if (params.getAll(name).length > 1) return { kind: 'page', status: 400, message: `${name} was sent more than once.` };
   const client = clientId.length <= 40 ? await getOAuthClient(deps.db, clientId) : undefined;
   if (!client) return { kind: 'page', status: 400, message: 'This app is not registered with Bindery (unknown client_id).' };
   const registered = JSON.parse(client.redirectUris) as string[];
@@ -46,10 +56,18 @@ export async function checkAuthorizeRequest(deps: BinderyDeps, params: URLSearch
   if (!redirectUri) return { kind: 'page', status: 400, message: 'redirect_uri is missing and this app registered more than one.' };
   if (!registered.includes(redirectUri)) return { kind: 'page', status: 400, message: 'redirect_uri is not one this app registered.' };
   // Registered before the allow rule tightened: never sent there, never offered for consent.
-  if (redirectUriProblem(redirectUri)) return { kind: 'page', status: 400, message: 'This app registered a redirect_uri that Bindery no longer accepts; it must register again.' };
+  if (redirectUriProblem(redirectUri))
+    return {
+      kind: 'page',
+      status: 400,
+      message: 'This app registered a redirect_uri that Bindery no longer accepts; it must register again.',
+    };
 
   const state = one('state');
-  const fail = (error: OAuthErrorCode, description: string): AuthorizeCheck => ({ kind: 'redirect', location: redirectWith(deps, redirectUri, { error, error_description: description, state }) });
+  const fail = (error: OAuthErrorCode, description: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    location: redirectWith(deps, redirectUri, { error, error_description: description, state }),
+  });
   if (state !== null && state.length > MAX_STATE) return fail('invalid_request', `state: at most ${MAX_STATE} characters`);
   if (one('response_type') !== 'code') return fail('unsupported_response_type', 'response_type: only "code" is supported');
   const challenge = one('code_challenge');
@@ -75,4 +93,5 @@ export function redirectWith(deps: BinderyDeps, redirectUri: string, params: Rec
 }
 
 /** A 303 to the client (after the POST the browser follows it with a GET). */
-export const redirect = (location: string): Response => new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+export const redirect = (location: string): Response =>
+  new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });

@@ -35,11 +35,18 @@ export async function handleAuthorizePost(deps: BinderyDeps, request: Request): 
   const back = `${PATHS.authorize}?${new URLSearchParams(AUTHORIZE_PARAMS.flatMap((k) => (form.has(k) ? [[k, form.get(k)!]] : [])))}`;
   if (!user) return errorPage(401, 'You are not signed in to Bindery any more; sign in and open the connection again.');
   if (!csrfOk(deps, request, user, form.get(CSRF_FIELD))) {
-    return htmlPage('Try again', `<h1>That form has expired</h1><p><a href="${esc(back)}">Open the request again</a> and answer from there.</p>`, 403);
+    return htmlPage(
+      'Try again',
+      `<h1>That form has expired</h1><p><a href="${esc(back)}">Open the request again</a> and answer from there.</p>`,
+      403,
+    );
   }
   const req = check.request;
   const decision = form.get('decision');
-  if (decision !== 'allow') return redirect(redirectWith(deps, req.redirectUri, { error: 'access_denied', error_description: 'the person declined', state: req.state }));
+  if (decision !== 'allow')
+    return redirect(
+      redirectWith(deps, req.redirectUri, { error: 'access_denied', error_description: 'the person declined', state: req.state }),
+    );
   const now = clockOf(deps)();
   const code = newSecret('bdc');
   await insertOAuthCode(deps.db, {

@@ -11,11 +11,14 @@ import { readForm } from './wire.ts';
 /** GET /oauth/grants. */
 export async function handleGrantsGet(deps: BinderyDeps, request: Request): Promise<Response> {
   const user = await webUser(deps, request);
-  if (!user) return htmlPage('Connected apps', `<h1>Connected apps</h1><p><a href="/">Sign in to Bindery</a> to see the apps you allowed.</p>`, 401);
+  if (!user)
+    return htmlPage('Connected apps', `<h1>Connected apps</h1><p><a href="/">Sign in to Bindery</a> to see the apps you allowed.</p>`, 401);
   const grants = await listOAuthGrants(deps.db, user.caller.id, clockOf(deps)());
   const rows = grants
     .map(
-      (g) => `<li><strong>${esc(g.clientName ?? g.clientId)}</strong> <span class="meta">since ${esc(new Date(g.createdAt).toISOString().slice(0, 16).replace('T', ' '))} UTC</span>
+      (
+        g,
+      ) => `<li><strong>${esc(g.clientName ?? g.clientId)}</strong> <span class="meta">since ${esc(new Date(g.createdAt).toISOString().slice(0, 16).replace('T', ' '))} UTC</span>
 <form method="post" action="${PATHS.grants}" style="display:inline">${hidden('family', g.familyId)}${hidden(CSRF_FIELD, user.csrf)}<button type="submit">Revoke</button></form></li>`,
     )
     .join('');
@@ -27,7 +30,8 @@ export async function handleGrantsGet(deps: BinderyDeps, request: Request): Prom
 export async function handleGrantsPost(deps: BinderyDeps, request: Request): Promise<Response> {
   const user = await webUser(deps, request);
   const form = await readForm(request);
-  if (!user || 'error' in form || !csrfOk(deps, request, user, form.get(CSRF_FIELD))) return htmlPage('Try again', `<h1>That form has expired</h1><p><a href="${PATHS.grants}">Back to connected apps</a></p>`, 403);
+  if (!user || 'error' in form || !csrfOk(deps, request, user, form.get(CSRF_FIELD)))
+    return htmlPage('Try again', `<h1>That form has expired</h1><p><a href="${PATHS.grants}">Back to connected apps</a></p>`, 403);
   const family = form.get('family') ?? '';
   await revokeUserOAuthFamily(deps.db, user.caller.id, family, clockOf(deps)());
   return new Response(null, { status: 303, headers: { Location: PATHS.grants, 'Cache-Control': 'no-store' } });

@@ -41,5 +41,9 @@ export const hidden = (name: string, value: string): string => `<input type="hid
 
 /** An error page (used when redirecting back would go to a URI the client never registered). */
 export function errorPage(status: number, message: string): Response {
-  return htmlPage('Authorization failed', `<h1>This request cannot be authorized</h1><p>${esc(message)}</p><p class="meta">Nothing was shared. Return to the app that sent you here and try connecting again.</p>`, status);
+  return htmlPage(
+    'Authorization failed',
+    `<h1>This request cannot be authorized</h1><p>${esc(message)}</p><p class="meta">Nothing was shared. Return to the app that sent you here and try connecting again.</p>`,
+    status,
+  );
 }

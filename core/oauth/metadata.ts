@@ -1,4 +1,9 @@
-import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema, type OAuthMetadata, type OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  OAuthMetadataSchema,
+  OAuthProtectedResourceMetadataSchema,
+  type OAuthMetadata,
+  type OAuthProtectedResourceMetadata,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { BinderyConfig } from '../config.ts';
 import { issuer, mcpResource, PATHS } from './urls.ts';
 

@@ -32,7 +32,8 @@ export function redirectUriProblem(value: string): string | undefined {
   if (url.username || url.password) return 'carries credentials';
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return undefined;
-  if (scheme === 'http') return LOOPBACK.has(url.hostname) ? undefined : 'http is allowed only on a loopback address (127.0.0.1, [::1], localhost)';
+  if (scheme === 'http')
+    return LOOPBACK.has(url.hostname) ? undefined : 'http is allowed only on a loopback address (127.0.0.1, [::1], localhost)';
   if (REVERSE_DOMAIN.test(scheme) || KNOWN_APP_SCHEMES.has(scheme)) return undefined;
   return `scheme "${scheme}:" is not allowed: use https, http on a loopback address, or an app's own reverse-domain scheme such as com.example.app: (RFC 8252 §7.1)`;
 }

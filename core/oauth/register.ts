@@ -55,9 +55,17 @@ export interface RegisterOptions {
 export async function handleRegister(deps: BinderyDeps, request: Request, opts: RegisterOptions): Promise<Response> {
   const now = clockOf(deps)();
   const wait = opts.limiter.take(opts.source, now);
-  if (wait) return withHeaders(oauthError('temporarily_unavailable', `too many registrations from this address: try again in ${wait} s`, 429), { 'Retry-After': String(wait) });
+  if (wait)
+    return withHeaders(oauthError('temporarily_unavailable', `too many registrations from this address: try again in ${wait} s`, 429), {
+      'Retry-After': String(wait),
+    });
   const read = await readBodyLimited(request, L.bodyBytes);
-  if (!read.ok) return oauthError('invalid_client_metadata', read.tooLarge ? `body: a registration is at most ${L.bodyBytes} bytes` : 'the body could not be read', read.tooLarge ? 413 : 400);
+  if (!read.ok)
+    return oauthError(
+      'invalid_client_metadata',
+      read.tooLarge ? `body: a registration is at most ${L.bodyBytes} bytes` : 'the body could not be read',
+      read.tooLarge ? 413 : 400,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(read.text);
@@ -90,7 +98,8 @@ export async function handleRegister(deps: BinderyDeps, request: Request, opts: 
     return oauthError('invalid_client_metadata', 'grant_types: only authorization_code and refresh_token are supported');
   }
   const responses = meta.response_types ?? ['code'];
-  if (responses.length > 1 || responses.some((r) => r !== 'code')) return oauthError('invalid_client_metadata', 'response_types: only "code" is supported');
+  if (responses.length > 1 || responses.some((r) => r !== 'code'))
+    return oauthError('invalid_client_metadata', 'response_types: only "code" is supported');
   const name = meta.client_name?.trim() || null;
   const id = newId('ocl');
   // What we answer is what we keep: only the fields we understand, bounded (no jwks, no software statement).
@@ -112,7 +121,14 @@ export async function handleRegister(deps: BinderyDeps, request: Request, opts: 
   await pruneStaleOAuthClients(deps.db, now - L.pendingTtlMs);
   if (!(await insertOAuthClientCapped(deps.db, row, L.maxPending))) {
     deps.log?.warn(`OAuth registration refused: ${L.maxPending} clients are pending (registered, never authorized)`);
-    return withHeaders(oauthError('temporarily_unavailable', `registration is closed for now: ${L.maxPending} registered apps have not been authorized yet; try again later`, 503), { 'Retry-After': '3600' });
+    return withHeaders(
+      oauthError(
+        'temporarily_unavailable',
+        `registration is closed for now: ${L.maxPending} registered apps have not been authorized yet; try again later`,
+        503,
+      ),
+      { 'Retry-After': '3600' },
+    );
   }
   return noStoreJson(answer, 201);
 }

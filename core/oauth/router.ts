@@ -17,7 +17,14 @@ import { oauthError, publicCors } from './wire.ts';
 // check registrations, so the wire format stays the one the SDK's own client expects.
 
 /** Endpoints any origin may call (no cookie, no ambient authority): CORS `*`, Origin not checked. */
-const PUBLIC = new Set<string>([PATHS.protectedResource, PATHS.protectedResourceMcp, PATHS.authorizationServer, PATHS.register, PATHS.token, PATHS.revoke]);
+const PUBLIC = new Set<string>([
+  PATHS.protectedResource,
+  PATHS.protectedResourceMcp,
+  PATHS.authorizationServer,
+  PATHS.register,
+  PATHS.token,
+  PATHS.revoke,
+]);
 
 export interface OAuthOptions {
   /** The per-source limiter of POST /register (one per HTTP app). */

@@ -1,4 +1,13 @@
-import { consumeOAuthCode, findOAuthCode, findOAuthToken, getOAuthClient, redeemOAuthCode, revokeOAuthFamily, revokeOAuthToken, rotateOAuthRefresh } from '../../db/store/oauth.ts';
+import {
+  consumeOAuthCode,
+  findOAuthCode,
+  findOAuthToken,
+  getOAuthClient,
+  redeemOAuthCode,
+  revokeOAuthFamily,
+  revokeOAuthToken,
+  rotateOAuthRefresh,
+} from '../../db/store/oauth.ts';
 import { clockOf, type BinderyDeps } from '../context.ts';
 import { sha256Hex } from '../ids.ts';
 import { isSecret, mintTokens, pkceMatches, VERIFIER_RE } from './tokens.ts';
@@ -19,7 +28,8 @@ export async function handleToken(deps: BinderyDeps, request: Request): Promise<
   const client = clientId.length <= 40 ? await getOAuthClient(deps.db, clientId) : undefined;
   if (!client) return oauthError('invalid_client', 'unknown client_id');
   const resource = form.get('resource');
-  if (resource !== null && resource !== mcpResource(deps.config)) return oauthError('invalid_target', `resource: this server issues tokens only for ${mcpResource(deps.config)}`);
+  if (resource !== null && resource !== mcpResource(deps.config))
+    return oauthError('invalid_target', `resource: this server issues tokens only for ${mcpResource(deps.config)}`);
   const grantType = form.get('grant_type');
   if (grantType === 'authorization_code') return exchangeCode(deps, form, client.id);
   if (grantType === 'refresh_token') return refresh(deps, form, client.id);
@@ -47,12 +57,17 @@ async function exchangeCode(deps: BinderyDeps, form: URLSearchParams, clientId: 
   if (row.expiresAt <= now) return refuse(unusable());
   if (row.clientId !== clientId) return refuse(oauthError('invalid_grant', 'the code was issued to another client'));
   if (row.redirectUri !== redirectUri) return refuse(oauthError('invalid_grant', 'redirect_uri does not match the authorization request'));
-  if (!(await pkceMatches(verifier, row.codeChallenge))) return refuse(oauthError('invalid_grant', 'code_verifier does not match the code_challenge'));
+  if (!(await pkceMatches(verifier, row.codeChallenge)))
+    return refuse(oauthError('invalid_grant', 'code_verifier does not match the code_challenge'));
   const resource = form.get('resource');
-  if (resource !== null && resource !== row.resource) return refuse(oauthError('invalid_target', 'resource differs from the authorization request'));
+  if (resource !== null && resource !== row.resource)
+    return refuse(oauthError('invalid_target', 'resource differs from the authorization request'));
   // One batch writes the tokens and spends the code, only while it is unused: of two racing
   // exchanges one wins, and the other's replay revokes what the winner has already committed.
-  const { rows, response } = await mintTokens({ familyId: row.id, clientId, userId: row.userId, resource: row.resource, scope: row.scope }, now);
+  const { rows, response } = await mintTokens(
+    { familyId: row.id, clientId, userId: row.userId, resource: row.resource, scope: row.scope },
+    now,
+  );
   if (!(await redeemOAuthCode(deps.db, row.id, rows, now))) return replayed(deps, row.id, row.clientId, now);
   return noStoreJson(response);
 }
@@ -85,7 +100,10 @@ async function refresh(deps: BinderyDeps, form: URLSearchParams, clientId: strin
   }
   // One batch revokes it and writes its successors, only while it is live: of two racing refreshes
   // one wins, and the loser's family revocation (after the winner committed) ends the winner's too.
-  const { rows, response } = await mintTokens({ familyId: row.familyId, clientId, userId: row.userId, resource: row.resource, scope: row.scope }, now);
+  const { rows, response } = await mintTokens(
+    { familyId: row.familyId, clientId, userId: row.userId, resource: row.resource, scope: row.scope },
+    now,
+  );
   if (!(await rotateOAuthRefresh(deps.db, row.id, rows, now))) return reused();
   return noStoreJson(response);
 }

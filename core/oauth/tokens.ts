@@ -49,7 +49,14 @@ type TokenRow = Parameters<typeof insertOAuthTokens>[1][number];
 export async function mintTokens(grant: Grant, now: number): Promise<{ rows: TokenRow[]; response: TokenResponse }> {
   const access = newSecret('bda');
   const refresh = newSecret('bdr');
-  const common = { familyId: grant.familyId, clientId: grant.clientId, userId: grant.userId, resource: grant.resource, scope: grant.scope, createdAt: now };
+  const common = {
+    familyId: grant.familyId,
+    clientId: grant.clientId,
+    userId: grant.userId,
+    resource: grant.resource,
+    scope: grant.scope,
+    createdAt: now,
+  };
   const rows: TokenRow[] = [
     { ...common, id: newId('oat'), tokenHash: await sha256Hex(access), kind: 'access', expiresAt: now + ACCESS_TTL_MS },
     { ...common, id: newId('ort'), tokenHash: await sha256Hex(refresh), kind: 'refresh', expiresAt: now + REFRESH_TTL_MS },

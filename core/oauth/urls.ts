@@ -10,7 +10,8 @@ export const mcpResource = (config: Pick<BinderyConfig, 'publicUrl'>): string =>
 export const issuer = (config: Pick<BinderyConfig, 'publicUrl'>): string => config.publicUrl;
 
 /** What a 401 from /mcp names in `WWW-Authenticate: Bearer resource_metadata="…"`. */
-export const resourceMetadataUrl = (config: Pick<BinderyConfig, 'publicUrl'>): string => `${config.publicUrl}/.well-known/oauth-protected-resource`;
+export const resourceMetadataUrl = (config: Pick<BinderyConfig, 'publicUrl'>): string =>
+  `${config.publicUrl}/.well-known/oauth-protected-resource`;
 
 export const PATHS = {
   protectedResource: '/.well-known/oauth-protected-resource',

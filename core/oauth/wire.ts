@@ -37,12 +37,21 @@ export const MAX_OAUTH_BODY = 16 * 1024;
 /** Reads an `application/x-www-form-urlencoded` body (bounded); undefined when it is not one. */
 export async function readForm(request: Request): Promise<URLSearchParams | { error: Response }> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') return { error: oauthError('invalid_request', 'the body must be application/x-www-form-urlencoded') };
+  if (type !== 'application/x-www-form-urlencoded')
+    return { error: oauthError('invalid_request', 'the body must be application/x-www-form-urlencoded') };
   const read = await readBodyLimited(request, MAX_OAUTH_BODY);
-  if (!read.ok) return { error: oauthError('invalid_request', read.tooLarge ? `the body is over ${MAX_OAUTH_BODY} bytes` : 'the body could not be read', read.tooLarge ? 413 : 400) };
+  if (!read.ok)
+    return {
+      error: oauthError(
+        'invalid_request',
+        read.tooLarge ? `the body is over ${MAX_OAUTH_BODY} bytes` : 'the body could not be read',
+        read.tooLarge ? 413 : 400,
+      ),
+    };
   const form = new URLSearchParams(read.text);
   // RFC 6749 §3.1/§3.2: a parameter sent twice is an error, not a choice.
-  for (const key of new Set(form.keys())) if (form.getAll(key).length > 1) return { error: oauthError('invalid_request', `${key}: sent more than once`) };
+  for (const key of new Set(form.keys()))
+    if (form.getAll(key).length > 1) return { error: oauthError('invalid_request', `${key}: sent more than once`) };
   return form;
 }
 

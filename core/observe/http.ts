@@ -93,7 +93,8 @@ export function createHttpObserver(deps: BinderyDeps, opts: { sessionsOpen: () =
   const observe = deps.config.observe;
   const wanted = !!observe?.metricsToken || observe?.logFormat === 'json';
   const telemetry: Telemetry | undefined =
-    deps.telemetry ?? (wanted ? createTelemetry({ writeLine: observe?.logFormat === 'json' ? (line) => console.error(line) : undefined }) : undefined);
+    deps.telemetry ??
+    (wanted ? createTelemetry({ writeLine: observe?.logFormat === 'json' ? (line) => console.error(line) : undefined }) : undefined);
   const withTelemetry = telemetry && telemetry !== deps.telemetry ? { ...deps, telemetry } : deps;
 
   async function metrics(request: Request): Promise<Response> {
@@ -102,10 +103,16 @@ export function createHttpObserver(deps: BinderyDeps, opts: { sessionsOpen: () =
     const auth = request.headers.get('authorization') ?? '';
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
     if (!presented || !(await tokenMatches(presented, expected))) {
-      return json({ error: { code: 'UNAUTHORIZED', message: 'unauthorized' } }, 401, { 'WWW-Authenticate': 'Bearer realm="bindery-metrics"', 'Cache-Control': 'no-store' });
+      return json({ error: { code: 'UNAUTHORIZED', message: 'unauthorized' } }, 401, {
+        'WWW-Authenticate': 'Bearer realm="bindery-metrics"',
+        'Cache-Control': 'no-store',
+      });
     }
     const body = telemetry.metrics.render({ sessionsOpen: opts.sessionsOpen() });
-    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' } });
+    return new Response(request.method === 'HEAD' ? null : body, {
+      status: 200,
+      headers: { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
+    });
   }
 
   /** Readiness: the database answers and its migrations are current (liveness stays /healthz). */
@@ -139,7 +146,19 @@ export function createHttpObserver(deps: BinderyDeps, opts: { sessionsOpen: () =
         if (telemetry.writeLine) {
           const outcome = status >= 500 ? 'server_error' : status >= 400 ? 'client_error' : record.toolErrors ? 'tool_error' : 'ok';
           // Only what is listed here is logged: never bodies, headers, query strings or path slugs.
-          const line = { time: new Date().toISOString(), level: 'info', msg: 'http', requestId: requestId(request), method, route, status, ms: Math.round((performance.now() - started) * 10) / 10, tools: record.tools, responseTokens: record.tokens, outcome };
+          const line = {
+            time: new Date().toISOString(),
+            level: 'info',
+            msg: 'http',
+            requestId: requestId(request),
+            method,
+            route,
+            status,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            tools: record.tools,
+            responseTokens: record.tokens,
+            outcome,
+          };
           telemetry.writeLine(JSON.stringify(line));
         }
       }

@@ -94,7 +94,10 @@ export class Metrics {
       const t = label(tool);
       DURATION_BUCKETS.forEach((b, i) => out.push(`bindery_tool_duration_seconds_bucket{tool="${t}",le="${b}"} ${h.counts[i]}`));
       out.push(`bindery_tool_duration_seconds_bucket{tool="${t}",le="+Inf"} ${h.count}`);
-      out.push(`bindery_tool_duration_seconds_sum{tool="${t}"} ${num(h.sum)}`, `bindery_tool_duration_seconds_count{tool="${t}"} ${h.count}`);
+      out.push(
+        `bindery_tool_duration_seconds_sum{tool="${t}"} ${num(h.sum)}`,
+        `bindery_tool_duration_seconds_count{tool="${t}"} ${h.count}`,
+      );
     }
     family('bindery_response_tokens_total', 'counter', 'Exact tokens of tool answers sent, by tool.');
     for (const [tool, v] of sorted(this.responseTokens)) out.push(`bindery_response_tokens_total{tool="${label(tool)}"} ${v}`);

@@ -8,7 +8,8 @@ export const BATCH_PROTOCOL_VERSION = '2025-03-26';
  */
 export function batchRefusal(batch: readonly unknown[], protocolVersion: string | undefined): string | undefined {
   if (batch.length === 0) return 'Invalid Request: an empty batch';
-  if (batch.some((m) => (m as { method?: unknown } | null)?.method === 'initialize')) return 'Invalid Request: initialize must not be part of a batch';
+  if (batch.some((m) => (m as { method?: unknown } | null)?.method === 'initialize'))
+    return 'Invalid Request: initialize must not be part of a batch';
   if (protocolVersion !== BATCH_PROTOCOL_VERSION) {
     return `Invalid Request: JSON-RPC batches are not supported under protocol ${protocolVersion ?? '(none negotiated)'}; only ${BATCH_PROTOCOL_VERSION} allowed them`;
   }

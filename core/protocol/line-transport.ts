@@ -1,5 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { batchRefusal } from './batches.ts';
 
 /** What the stdio adapter hands in: Node-style streams (process.stdin / process.stdout), duck-typed so the core stays runtime-neutral. */
@@ -63,7 +71,12 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (isJSONRPCResultResponse(message) && message.result && typeof (message.result as { protocolVersion?: unknown }).protocolVersion === 'string' && 'serverInfo' in message.result) {
+    if (
+      isJSONRPCResultResponse(message) &&
+      message.result &&
+      typeof (message.result as { protocolVersion?: unknown }).protocolVersion === 'string' &&
+      'serverInfo' in message.result
+    ) {
       this.protocolVersion = (message.result as { protocolVersion: string }).protocolVersion;
     }
     if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
@@ -125,7 +138,11 @@ export class LineTransport implements Transport {
       const bytes = this.skipped;
       this.skipped = -1;
       this.tail = new Uint8Array(0);
-      this.refuse(id === undefined ? null : (JSON.parse(id) as RequestId), ErrorCode.InvalidRequest, `Invalid Request: a message of ${bytes} bytes is over the ${this.maxLineBytes}-byte limit of this server`);
+      this.refuse(
+        id === undefined ? null : (JSON.parse(id) as RequestId),
+        ErrorCode.InvalidRequest,
+        `Invalid Request: a message of ${bytes} bytes is over the ${this.maxLineBytes}-byte limit of this server`,
+      );
       return;
     }
     const bytes = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.size);
@@ -170,7 +187,11 @@ export class LineTransport implements Transport {
       return;
     }
     const id = (value as { id?: unknown } | null)?.id;
-    this.refuse(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+    this.refuse(
+      typeof id === 'string' || typeof id === 'number' ? id : null,
+      ErrorCode.InvalidRequest,
+      'Invalid Request: not a JSON-RPC 2.0 message',
+    );
   }
 
   private refuse(id: RequestId | null, code: number, message: string): void {
@@ -179,7 +200,11 @@ export class LineTransport implements Transport {
 }
 
 function invalid(id: RequestId | null): JSONRPCMessage {
-  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' } } as unknown as JSONRPCMessage;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' },
+  } as unknown as JSONRPCMessage;
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {

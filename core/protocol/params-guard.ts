@@ -5,7 +5,10 @@ import { formatIssues } from '../tools/format-issues.ts';
 
 /** Each client request method's SDK schema (tools/call, resources/read, prompts/get, …). */
 const schemas = new Map<string, z.ZodType>(
-  (ClientRequestSchema as unknown as { options: { shape: { method: { value: string } } }[] }).options.map((s) => [s.shape.method.value, s as unknown as z.ZodType]),
+  (ClientRequestSchema as unknown as { options: { shape: { method: { value: string } } }[] }).options.map((s) => [
+    s.shape.method.value,
+    s as unknown as z.ZodType,
+  ]),
 );
 
 /**
@@ -23,7 +26,9 @@ export function guardParams(transport: Transport): void {
       const parsed = schema?.safeParse(message);
       if (parsed && !parsed.success) {
         const { message: text } = formatIssues(parsed.error as z.ZodError, '', message);
-        void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${text}` } }).catch(() => {});
+        void transport
+          .send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${text}` } })
+          .catch(() => {});
         return;
       }
     }

@@ -44,7 +44,8 @@ function units(body: string): Unit[] {
   const out: Unit[] = [];
   let prose: string[] = [];
   const flush = () => {
-    for (const u of prose.join('\n').split(/(?<=[.!?。！？])\s+|\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)/)) out.push({ text: fold(u), code: false });
+    for (const u of prose.join('\n').split(/(?<=[.!?。！？])\s+|\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)/))
+      out.push({ text: fold(u), code: false });
     prose = [];
   };
   let fence: string | undefined;
@@ -72,7 +73,14 @@ const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
  * (exact): the best sentence, then its neighbours while they fit; a sentence too long alone is cut
  * at word boundaries (characters in dense scripts) around its first hit, with "…" where it was cut.
  */
-export function excerptOf(content: string, section: SectionSpan, terms: readonly string[], tokens: TokenCounter, wantCode = false, cap = EXCERPT_TOKENS): { text: string; tokens: number } {
+export function excerptOf(
+  content: string,
+  section: SectionSpan,
+  terms: readonly string[],
+  tokens: TokenCounter,
+  wantCode = false,
+  cap = EXCERPT_TOKENS,
+): { text: string; tokens: number } {
   const all = units(sectionBody(content, section));
   if (all.length === 0) return { text: '', tokens: 0 };
   // The unit holding the most of the query's words wins, each word weighed by how rare it is among the

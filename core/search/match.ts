@@ -38,12 +38,20 @@ export function matchLine(m: MatchView): string {
  * through an access check; their content is loaded here, for these rows only). Undefined for a row
  * whose content has no text.
  */
-export async function matchesFor(rows: readonly BindingVersionRow[], query: string, ctx: ToolContext, caps?: readonly number[]): Promise<(HitMatch | undefined)[]> {
+export async function matchesFor(
+  rows: readonly BindingVersionRow[],
+  query: string,
+  ctx: ToolContext,
+  caps?: readonly number[],
+): Promise<(HitMatch | undefined)[]> {
   if (rows.length === 0) return [];
   await ctx.tokens.load();
   const terms = queryTerms(query);
   const code = asksForCode(query);
-  const contents = await contentsByVersionId(ctx.db, rows.filter((r) => r.content === undefined).map((r) => r.versionId));
+  const contents = await contentsByVersionId(
+    ctx.db,
+    rows.filter((r) => r.content === undefined).map((r) => r.versionId),
+  );
   // The sections stored with each version (exact for this process after freshCounts): their spans are
   // the ones get_binding {section} reads, and their counts what such a read costs.
   await freshCounts(ctx, rows as BindingVersionRow[]);
@@ -51,11 +59,23 @@ export async function matchesFor(rows: readonly BindingVersionRow[], query: stri
   return rows.map((row, k) => {
     const content = row.content ?? contents.get(row.versionId) ?? '';
     const stored = parseSections(row.sections)?.sections ?? [];
-    const spans: SectionSpan[] = stored.map((x, i) => ({ id: x.id, heading: x.heading, path: sectionPath(stored, i), level: x.level, start: x.start, end: x.end }));
+    const spans: SectionSpan[] = stored.map((x, i) => ({
+      id: x.id,
+      heading: x.heading,
+      path: sectionPath(stored, i),
+      level: x.level,
+      start: x.start,
+      end: x.end,
+    }));
     const span = bestSection(content, spans, terms);
     if (!span) return undefined;
     const excerpt = excerptOf(content, span, terms, ctx.tokens, code, caps?.[k]);
-    const view: MatchView = { section: span.id, heading: span.heading, excerpt: excerpt.text, sectionTokens: stored.find((x) => x.id === span.id)!.tokens };
+    const view: MatchView = {
+      section: span.id,
+      heading: span.heading,
+      excerpt: excerpt.text,
+      sectionTokens: stored.find((x) => x.id === span.id)!.tokens,
+    };
     const text = matchLine(view);
     return { view, piece: { text, tokens: ctx.tokens.count(text) } };
   });

@@ -8,7 +8,8 @@ import { stem, textTerms, WORD } from '../../db/text/analyzer.ts';
 const WORD_AT = /[\p{L}\p{N}_]+/uy;
 const WORD_END = /[\p{L}\p{N}_]$/u;
 /** Scripts written without spaces: a term matches as a substring, and excerpts are cut by characters. */
-export const DENSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+export const DENSE =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** How often each term occurs in `text` (a word counts for a term when it stems to it; in dense scripts, when it contains it). */
 export function termCounts(text: string, terms: readonly string[]): number[] {

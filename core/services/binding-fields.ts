@@ -21,12 +21,24 @@ export const text = () =>
     .refine((s) => s.isWellFormed(), { message: 'must be valid Unicode text (it contains a lone UTF-16 surrogate)' })
     .refine((s) => !s.includes('\u0000'), { message: 'must not contain NUL characters (U+0000)' });
 
-export const name = () => text().trim().min(1, { message: 'must not be empty' }).max(LIMITS.name, { message: `must be at most ${LIMITS.name} characters` });
+export const name = () =>
+  text()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(LIMITS.name, { message: `must be at most ${LIMITS.name} characters` });
 export const summary = () =>
-  text().trim().min(1, { message: 'must not be empty' }).max(LIMITS.summary, { message: `must be at most ${LIMITS.summary} characters` });
+  text()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(LIMITS.summary, { message: `must be at most ${LIMITS.summary} characters` });
 export const keyPoints = () =>
   z
-    .array(text().trim().min(1, { message: 'must not be empty' }).max(LIMITS.keyPoint, { message: `each must be at most ${LIMITS.keyPoint} characters` }))
+    .array(
+      text()
+        .trim()
+        .min(1, { message: 'must not be empty' })
+        .max(LIMITS.keyPoint, { message: `each must be at most ${LIMITS.keyPoint} characters` }),
+    )
     .max(LIMITS.keyPoints, { message: `must have at most ${LIMITS.keyPoints} items` });
 export const content = () => text().min(1, { message: 'must not be empty' });
 export const model = () => text().max(LIMITS.model);
@@ -62,7 +74,9 @@ export function checkVersionFields(v: VersionFields): void {
  * did. What cannot be fixed this way (an empty name, a lone surrogate) is left to checkVersionFields
  * to refuse.
  */
-export function fitToLimits<T extends { name: string; summary: string; keyPoints: string[]; model?: string | null }>(fields: T): { fields: T; warnings: string[] } {
+export function fitToLimits<T extends { name: string; summary: string; keyPoints: string[]; model?: string | null }>(
+  fields: T,
+): { fields: T; warnings: string[] } {
   const warnings: string[] = [];
   const cut = (field: string, value: string, max: number) => {
     if (value.length <= max) return value;
@@ -70,7 +84,8 @@ export function fitToLimits<T extends { name: string; summary: string; keyPoints
     return clip(value, max, { word: true });
   };
   let points = fields.keyPoints.filter((k) => k.trim() !== '');
-  if (points.length < fields.keyPoints.length) warnings.push(`keyPoints: ${fields.keyPoints.length - points.length} empty key point(s) left out`);
+  if (points.length < fields.keyPoints.length)
+    warnings.push(`keyPoints: ${fields.keyPoints.length - points.length} empty key point(s) left out`);
   if (points.length > LIMITS.keyPoints) {
     warnings.push(`keyPoints: ${points.length.toLocaleString('en-US')} given; kept the first ${LIMITS.keyPoints} (the limit)`);
     points = points.slice(0, LIMITS.keyPoints);
@@ -94,6 +109,18 @@ export function fitToLimits<T extends { name: string; summary: string; keyPoints
 export const restoredRowIssue: RowCheck = (table, row) => {
   if (table !== 'versions') return undefined;
   const keyPoints: unknown = typeof row.key_points === 'string' ? JSON.parse(row.key_points) : row.key_points;
-  const issue = versionFieldsIssue({ name: row.name, summary: row.summary, keyPoints, content: row.content, model: row.model ?? null } as VersionFields);
-  return issue && { field: issue.field === 'keyPoints' || issue.field.startsWith('keyPoints.') ? issue.field.replace('keyPoints', 'key_points') : issue.field, rule: issue.rule };
+  const issue = versionFieldsIssue({
+    name: row.name,
+    summary: row.summary,
+    keyPoints,
+    content: row.content,
+    model: row.model ?? null,
+  } as VersionFields);
+  return (
+    issue && {
+      field:
+        issue.field === 'keyPoints' || issue.field.startsWith('keyPoints.') ? issue.field.replace('keyPoints', 'key_points') : issue.field,
+      rule: issue.rule,
+    }
+  );
 };

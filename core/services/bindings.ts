@@ -38,7 +38,8 @@ export async function resolveWritableSpace(deps: CoreDeps, caller: Caller, ref?:
   const space = await resolveSpace(deps, caller, ref);
   // resolveSpace already answered NOT_FOUND for spaces the caller cannot read; one it can read (public,
   // or shared with it) is named as such.
-  if (space.ownerId !== caller.id) throw fail.forbidden(`space @${space.slug} is not yours; only its owner can add or change bindings or sets in it`);
+  if (space.ownerId !== caller.id)
+    throw fail.forbidden(`space @${space.slug} is not yours; only its owner can add or change bindings or sets in it`);
   return space;
 }
 
@@ -88,13 +89,28 @@ export async function createBinding(
       { bindingId, spaceSlug: space.slug, bindingSlug: slug, number: 1, now, publicUrl: deps.config.publicUrl, countsKey: renderKey(deps) },
       deps.tokens,
     );
-    const binding = { id: bindingId, spaceId: space.id, slug, currentVersion: 1, sourcePath: input.sourcePath ?? null, createdBy: caller.id, createdAt: now, updatedAt: now };
+    const binding = {
+      id: bindingId,
+      spaceId: space.id,
+      slug,
+      currentVersion: 1,
+      sourcePath: input.sourcePath ?? null,
+      createdBy: caller.id,
+      createdAt: now,
+      updatedAt: now,
+    };
     if (await insertBinding(deps.db, binding, version)) return writtenRow(deps, bindingId, 1);
     if (input.sourcePath && (await findImportedBinding(deps.db, space.id, input.sourcePath))) {
-      throw fail.conflict('sourcePath', `${input.sourcePath} was imported into @${space.slug} by another import meanwhile; nothing was written`);
+      throw fail.conflict(
+        'sourcePath',
+        `${input.sourcePath} was imported into @${space.slug} by another import meanwhile; nothing was written`,
+      );
     }
   }
-  throw fail.conflict('name', `no free slug for "${base}" in @${space.slug}: too many bindings with this name are being created at once; retry`);
+  throw fail.conflict(
+    'name',
+    `no free slug for "${base}" in @${space.slug}: too many bindings with this name are being created at once; retry`,
+  );
 }
 
 /**
@@ -154,7 +170,10 @@ export async function updateBinding(
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20, 2 * attempt)));
     const current = await readOwned(deps, caller, id);
     if (input.expectedVersion !== undefined && input.expectedVersion !== current.currentVersion) {
-      throw fail.conflict('expectedVersion', `is ${input.expectedVersion} but binding ${id} is at version ${current.currentVersion}; re-read it and apply your change to version ${current.currentVersion}`);
+      throw fail.conflict(
+        'expectedVersion',
+        `is ${input.expectedVersion} but binding ${id} is at version ${current.currentVersion}; re-read it and apply your change to version ${current.currentVersion}`,
+      );
     }
     const draft = {
       name: input.name ?? current.name,
@@ -163,11 +182,22 @@ export async function updateBinding(
       keyPoints: input.keyPoints ?? current.keyPoints,
     };
     const unchanged =
-      draft.name === current.name && draft.content === current.content && draft.summary === current.summary && JSON.stringify(draft.keyPoints) === JSON.stringify(current.keyPoints);
+      draft.name === current.name &&
+      draft.content === current.content &&
+      draft.summary === current.summary &&
+      JSON.stringify(draft.keyPoints) === JSON.stringify(current.keyPoints);
     if (unchanged) return { row: current, changed: false };
     const version = await buildVersionRow(
       { ...draft, ...provenance, authorId: caller.id },
-      { bindingId: id, spaceSlug: current.spaceSlug, bindingSlug: current.bindingSlug, number: current.currentVersion + 1, now: deps.now(), publicUrl: deps.config.publicUrl, countsKey: renderKey(deps) },
+      {
+        bindingId: id,
+        spaceSlug: current.spaceSlug,
+        bindingSlug: current.bindingSlug,
+        number: current.currentVersion + 1,
+        now: deps.now(),
+        publicUrl: deps.config.publicUrl,
+        countsKey: renderKey(deps),
+      },
       deps.tokens,
     );
     if (await appendVersion(deps.db, id, version, deps.now())) {
@@ -179,7 +209,10 @@ export async function updateBinding(
     // another writer's version landed first (a CONFLICT with expectedVersion, else a retry on it).
     if (input.expectedVersion !== undefined) {
       await readOwned(deps, caller, id);
-      throw fail.conflict('expectedVersion', `is ${input.expectedVersion} but another update to binding ${id} landed first; re-read it and apply your change to the new version`);
+      throw fail.conflict(
+        'expectedVersion',
+        `is ${input.expectedVersion} but another update to binding ${id} landed first; re-read it and apply your change to the new version`,
+      );
     }
   }
   throw fail.conflict('id', `binding ${id} is being updated by many writers at once; retry`);
@@ -204,7 +237,12 @@ export async function deleteBinding(deps: CoreDeps, caller: Caller, id: string):
  */
 export async function listVersions(deps: CoreDeps, binding: BindingVersionRow, offset: number, limit: number) {
   const page = await listVersionRows(deps.db, binding.bindingId, offset, limit);
-  await freshCounts(deps, page.rows.map((v) => Object.assign(v, { bindingId: binding.bindingId, spaceSlug: binding.spaceSlug, bindingSlug: binding.bindingSlug })));
+  await freshCounts(
+    deps,
+    page.rows.map((v) =>
+      Object.assign(v, { bindingId: binding.bindingId, spaceSlug: binding.spaceSlug, bindingSlug: binding.bindingSlug }),
+    ),
+  );
   return page;
 }
 
@@ -217,7 +255,12 @@ export async function contentOf(deps: CoreDeps, row: BindingVersionRow): Promise
  * The id of the binding at `slug` in a space (by slug; the caller's personal space when none is given)
  * that the caller may read, or undefined: missing and unreadable look the same.
  */
-export async function findReadableBindingId(deps: Pick<CoreDeps, 'db'>, caller: Caller, slug: string, spaceSlug?: string): Promise<string | undefined> {
+export async function findReadableBindingId(
+  deps: Pick<CoreDeps, 'db'>,
+  caller: Caller,
+  slug: string,
+  spaceSlug?: string,
+): Promise<string | undefined> {
   const space = spaceSlug ?? (await personalSpace(deps.db, caller.id))?.slug;
   const row = space ? await readableBindingBySlug(deps.db, caller.id, space, slug, 'none') : undefined;
   return row?.bindingId;

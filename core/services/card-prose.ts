@@ -9,7 +9,19 @@ export interface CardBlock {
   text: string;
 }
 
-const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", middot: '·', mdash: '—', ndash: '–', hellip: '…', copy: '©' };
+const ENTITIES: Record<string, string> = {
+  nbsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  middot: '·',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  copy: '©',
+};
 
 /** Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text, entities decoded. */
 export function plainText(md: string): string {
@@ -42,10 +54,12 @@ function linkShare(raw: string): { links: number; wordsOutside: number } {
   return { links, wordsOutside: (plainText(outside).match(/\p{L}{2,}/gu) ?? []).length };
 }
 
-const ADMONITION = /^\s*(?:>\s*)?(?:\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]|\**(?:note|tip|protip|pro tip|important|warning|caution|notice|deprecated|heads up)\**\s*[:!])/i;
+const ADMONITION =
+  /^\s*(?:>\s*)?(?:\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]|\**(?:note|tip|protip|pro tip|important|warning|caution|notice|deprecated|heads up)\**\s*[:!])/i;
 /** "Read this in other languages: English | 中文" and its kin. */
 const LANGUAGE_MENU = /\b(?:other languages|translations?|languages?)\s*:/i;
-const CODE_LIKE = /^\s*(?:\$\s|npm\s|npx\s|yarn\s|pnpm\s|bun\s|deno\s|import\s|export\s|const\s|let\s|var\s|require\(|<\?)|\brequire\(|=>|;\s*$/;
+const CODE_LIKE =
+  /^\s*(?:\$\s|npm\s|npx\s|yarn\s|pnpm\s|bun\s|deno\s|import\s|export\s|const\s|let\s|var\s|require\(|<\?)|\brequire\(|=>|;\s*$/;
 
 /**
  * The text of a block when it is prose a reader would quote, else undefined: not badges, images or a
@@ -98,7 +112,8 @@ export function sentences(text: string): string[] {
 }
 
 /** A sentence that files the document rather than saying what it is ("Owner: Finance.", "Version 4.1, effective 1 April 2025."). */
-const METADATA = /^(?:version|owners?|status|last (?:reviewed|updated|major revision)|updated|effective|dates?|authors?|notes|attendees|attendance|approved|(?:lead )?maintainers?|deciders|supersedes|severity|incident commander|duration)\b[^.]*(?:[.:]|$)/i;
+const METADATA =
+  /^(?:version|owners?|status|last (?:reviewed|updated|major revision)|updated|effective|dates?|authors?|notes|attendees|attendance|approved|(?:lead )?maintainers?|deciders|supersedes|severity|incident commander|duration)\b[^.]*(?:[.:]|$)/i;
 
 /** Prose without its leading filing sentences; undefined when nothing else is left. */
 export function substance(text: string): string | undefined {
@@ -125,4 +140,3 @@ export function leadSentences(text: string, chars: number): string {
   }
   return out;
 }
-

@@ -30,17 +30,20 @@ const MAX_KEY_POINTS = 8;
 
 /** Section headings that name a part of any README, never the document itself. */
 const GENERIC = new Set(
-  ('install installation installing setup usage use using getting started get started quick start quickstart introduction intro overview features ' +
+  (
+    'install installation installing setup usage use using getting started get started quick start quickstart introduction intro overview features ' +
     'highlights table of contents contents toc sponsors sponsor backers info information about documentation docs api apis api reference reference ' +
     'example examples demo license licence contributing contributors readme why motivation summary background requirements prerequisites changelog ' +
-    'faq support credits acknowledgements acknowledgments notes description help status news tests testing maintainers author authors welcome')
+    'faq support credits acknowledgements acknowledgments notes description help status news tests testing maintainers author authors welcome'
+  )
     .split(' ')
     .concat(['table of contents', 'getting started', 'get started', 'quick start', 'api reference'])
     .map((w) => w.trim())
     .filter(Boolean),
 );
 /** Sections that say nothing about what the document is for ("License", "Contributing — AGENTS.md"): never key points. */
-const BOILERPLATE = /^(?:licen[cs]e|contributing|issues and contributing|contributors?|sponsors?|backers|thank you|thanks|credits|changelog|change log|history|release notes|table of contents|contents|toc|maintainers?|(?:original )?authors?|related|tests?|testing|running tests|support|code of conduct|acknowledge?ments|donate|funding|who'?s using|used by|security policy|see also|links|community|install|installation|installing)$|^(?:licen[cs]e|contributing|code of conduct)\b/;
+const BOILERPLATE =
+  /^(?:licen[cs]e|contributing|issues and contributing|contributors?|sponsors?|backers|thank you|thanks|credits|changelog|change log|history|release notes|table of contents|contents|toc|maintainers?|(?:original )?authors?|related|tests?|testing|running tests|support|code of conduct|acknowledge?ments|donate|funding|who'?s using|used by|security policy|see also|links|community|install|installation|installing)$|^(?:licen[cs]e|contributing|code of conduct)\b/;
 
 /** A heading's words for comparison: lower case, decorations (emoji, punctuation) dropped. */
 function bare(text: string): string {
@@ -53,7 +56,10 @@ function bare(text: string): string {
 
 /** A heading without leading or trailing emoji, symbols and separators ("⚡️ Vite ⚡" → "Vite"). */
 function tidyHeading(text: string): string {
-  return text.replace(/^[^\p{L}\p{N}@(`"'[]+/u, '').replace(/[^\p{L}\p{N})`"'\].!?]+$/u, '').trim();
+  return text
+    .replace(/^[^\p{L}\p{N}@(`"'[]+/u, '')
+    .replace(/[^\p{L}\p{N})`"'\].!?]+$/u, '')
+    .trim();
 }
 
 const isGeneric = (heading: string) => GENERIC.has(bare(heading)) || GENERIC.has(bare(heading).replace(/s$/, ''));
@@ -80,17 +86,22 @@ function cardName(headings: { level: number; text: string }[], hints: CardHints)
   const first = headings[0];
   const title = first ? tidyHeading(first.text) : '';
   if (first && title && !isGeneric(title)) {
-    if (project && first.level > 1 && !compact(title).includes(compact(project.replace(/^@[^/]+\//, '')))) return { name: `${project}: ${title}`, fromHeading: true };
+    if (project && first.level > 1 && !compact(title).includes(compact(project.replace(/^@[^/]+\//, ''))))
+      return { name: `${project}: ${title}`, fromHeading: true };
     return { name: title, fromHeading: true };
   }
   if (project) return { name: project, fromHeading: false };
   if (title) return { name: title, fromHeading: true };
-  const base = hints.fileName.replace(/^.*[\\/]/, '').replace(/\.(md|markdown|mdx)$/i, '').trim();
+  const base = hints.fileName
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.(md|markdown|mdx)$/i, '')
+    .trim();
   return { name: base || 'Untitled', fromHeading: false };
 }
 
 /** A tagline may be followed by this: prose of some length that is not a "Label: value" line. */
-const followsTagline = (t: string | undefined) => t !== undefined && !t.endsWith(':') && !/^[^.:]{1,25}:\s/.test(t) && t.split(/\s+/).length >= 8;
+const followsTagline = (t: string | undefined) =>
+  t !== undefined && !t.endsWith(':') && !/^[^.:]{1,25}:\s/.test(t) && t.split(/\s+/).length >= 8;
 
 /**
  * The summary: the first sentences of the first real prose under the title (a feature list there when
@@ -120,7 +131,10 @@ function cardSummary(blocks: CardBlock[], titleIndex: number | undefined): strin
     return summary;
   }
   // No prose but filing lines, or none at all: the first text block with any letters, as written.
-  return blocks.filter((b) => b.kind === 'text').map((b) => plainText(b.text.replace(/^\s*>\s?/gm, ''))).find((t) => /[\p{L}\p{N}]/u.test(t));
+  return blocks
+    .filter((b) => b.kind === 'text')
+    .map((b) => plainText(b.text.replace(/^\s*>\s?/gm, '')))
+    .find((t) => /[\p{L}\p{N}]/u.test(t));
 }
 
 /**
@@ -143,7 +157,10 @@ function sectionPoint(heading: string, body: CardBlock[]): string {
     if (lead.endsWith(':') && next && isList(next)) lead = `${lead} ${listLine(next)}`;
     return `${heading}: ${lead}`;
   }
-  const subs = body.filter((x) => x.kind === 'heading').map((x) => tidyHeading(plainText(x.text))).filter(Boolean);
+  const subs = body
+    .filter((x) => x.kind === 'heading')
+    .map((x) => tidyHeading(plainText(x.text)))
+    .filter(Boolean);
   if (subs.length) return `${heading}: ${subs.join(', ')}`;
   const list = body.find(isList);
   return list ? `${heading}: ${listLine(list)}` : heading;
@@ -174,5 +191,9 @@ export function describeDocument(blocks: CardBlock[], hints: CardHints): Card {
   // The heading that named the document is its title, not a section; so is a generic first H1 a
   // project name replaced, when other sections follow at its level.
   const titleIndex = headingIdx >= 0 && (fromHeading || blocks[headingIdx]!.level === 1) ? headingIdx : undefined;
-  return { name, summary: cardSummary(blocks, titleIndex ?? (headingIdx >= 0 ? headingIdx : undefined)), keyPoints: cardKeyPoints(blocks, titleIndex) };
+  return {
+    name,
+    summary: cardSummary(blocks, titleIndex ?? (headingIdx >= 0 ? headingIdx : undefined)),
+    keyPoints: cardKeyPoints(blocks, titleIndex),
+  };
 }

@@ -3,7 +3,16 @@ import { BinderyError, fail } from '../errors.ts';
 import { newFence, newId } from '../ids.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { fenced } from '../budget/render.ts';
-import { canComment, commentsCountedOtherwise, getComment, insertComment, listCommentRows, setCommentCounts, softDeleteComment, type CommentListRow } from '../../db/store/comments.ts';
+import {
+  canComment,
+  commentsCountedOtherwise,
+  getComment,
+  insertComment,
+  listCommentRows,
+  setCommentCounts,
+  softDeleteComment,
+  type CommentListRow,
+} from '../../db/store/comments.ts';
 import { readBinding, type CoreDeps } from './bindings.ts';
 
 /**
@@ -30,7 +39,9 @@ export async function addComment(
   for (let attempt = 0; attempt < 3; attempt++) {
     const binding = await readBinding(deps, caller, input.id, { version: input.version });
     if (!(await canComment(deps.db, caller.id, input.id))) {
-      throw fail.forbidden(`you may read binding ${input.id} but not comment on it; its owner can give you a share with permission "comment"`);
+      throw fail.forbidden(
+        `you may read binding ${input.id} but not comment on it; its owner can give you a share with permission "comment"`,
+      );
     }
     const id = newId('cmt');
     const fence = newFence(body);
@@ -79,7 +90,10 @@ export function commentCountsKey(deps: Pick<CoreDeps, 'config'>): string {
  * Comment rows with body counts for this process's tokenizer: a row counted by a process with another
  * one is recounted in memory (never written back), as versions are (see counts.ts).
  */
-export async function freshCommentCounts<T extends { body: string; fence: string; bodyTokenCount: number; countsKey: string }>(deps: Pick<CoreDeps, 'tokens' | 'config'>, rows: T[]): Promise<T[]> {
+export async function freshCommentCounts<T extends { body: string; fence: string; bodyTokenCount: number; countsKey: string }>(
+  deps: Pick<CoreDeps, 'tokens' | 'config'>,
+  rows: T[],
+): Promise<T[]> {
   const key = commentCountsKey(deps);
   const stale = rows.filter((r) => r.countsKey !== key);
   if (stale.length === 0) return rows;
@@ -104,21 +118,34 @@ export async function ensureCommentCounts(deps: CoreDeps): Promise<number> {
     after = rows[rows.length - 1]!.id;
     // Loaded only when there is something to recount: a database without comments never needs it.
     await deps.tokens.load();
-    await setCommentCounts(deps.db, key, rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body, r.fence)) })));
+    await setCommentCounts(
+      deps.db,
+      key,
+      rows.map((r) => ({ id: r.id, tokens: deps.tokens.count(commentBodyBlock(r.body, r.fence)) })),
+    );
     done += rows.length;
   }
   return done;
 }
 
 function commentNotFound(id: string): BinderyError {
-  return new BinderyError('NOT_FOUND', fail.notFound('comment', id).message, 'id', 'list_comments {id: <binding id>} shows the comments you can see.');
+  return new BinderyError(
+    'NOT_FOUND',
+    fail.notFound('comment', id).message,
+    'id',
+    'list_comments {id: <binding id>} shows the comments you can see.',
+  );
 }
 
 /**
  * A page of the comments on a binding the caller has read (pass the row readBinding returned: the
  * read check is the caller's), their stored counts current, with the total.
  */
-export async function listComments(deps: CoreDeps, binding: { bindingId: string }, opts: { version?: number; offset: number; limit: number }) {
+export async function listComments(
+  deps: CoreDeps,
+  binding: { bindingId: string },
+  opts: { version?: number; offset: number; limit: number },
+) {
   const page = await listCommentRows(deps.db, binding.bindingId, opts);
   await freshCommentCounts(deps, page.rows);
   return page;

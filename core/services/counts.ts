@@ -20,7 +20,18 @@ interface RecountDeps {
   config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'>;
 }
 
-type Counts = Pick<CountedRow, 'contentTokenCount' | 'summaryTokenCount' | 'headBlockTokens' | 'lineBlockTokens' | 'previewBlockTokens' | 'contentBlockTokens' | 'outlineBlockTokens' | 'sections' | 'headCut'>;
+type Counts = Pick<
+  CountedRow,
+  | 'contentTokenCount'
+  | 'summaryTokenCount'
+  | 'headBlockTokens'
+  | 'lineBlockTokens'
+  | 'previewBlockTokens'
+  | 'contentBlockTokens'
+  | 'outlineBlockTokens'
+  | 'sections'
+  | 'headCut'
+>;
 
 /**
  * Makes every row's counts describe the text this process renders. A row carries the key its counts
@@ -40,7 +51,10 @@ export async function freshCounts<T extends CountedRow>(deps: RecountDeps, rows:
     // Only the URL differs: only the card shows it, so only the card (and a tier-1.5 block whose cut moved) is recounted, from stored facts.
     const full = missing.filter((r) => !sameButUrl(r.countsKey, key));
     for (const r of missing) if (sameButUrl(r.countsKey, key)) remember(memo, memoKey(r), { ...r, ...recountHead(deps, r) });
-    const contents = await contentsByVersionId(deps.db, full.filter((r) => r.content === undefined).map((r) => r.versionId));
+    const contents = await contentsByVersionId(
+      deps.db,
+      full.filter((r) => r.content === undefined).map((r) => r.versionId),
+    );
     for (const r of full) {
       const content = r.content ?? contents.get(r.versionId);
       if (content === undefined) continue; // vanished meanwhile: the caller's row is about to be dropped anyway
@@ -62,8 +76,28 @@ export function sameButUrl(a: string, b: string): boolean {
 
 /** The counts of a row; `sections` only when known (a URL-only recount keeps the stored ones, loaded later). */
 function pickCounts(c: Counts): Counts {
-  const { contentTokenCount, summaryTokenCount, headBlockTokens, lineBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, sections, headCut } = c;
-  return { contentTokenCount, summaryTokenCount, headBlockTokens, lineBlockTokens, previewBlockTokens, contentBlockTokens, outlineBlockTokens, headCut, ...(sections !== undefined ? { sections } : {}) };
+  const {
+    contentTokenCount,
+    summaryTokenCount,
+    headBlockTokens,
+    lineBlockTokens,
+    previewBlockTokens,
+    contentBlockTokens,
+    outlineBlockTokens,
+    sections,
+    headCut,
+  } = c;
+  return {
+    contentTokenCount,
+    summaryTokenCount,
+    headBlockTokens,
+    lineBlockTokens,
+    previewBlockTokens,
+    contentBlockTokens,
+    outlineBlockTokens,
+    headCut,
+    ...(sections !== undefined ? { sections } : {}),
+  };
 }
 
 /**
@@ -74,7 +108,10 @@ function pickCounts(c: Counts): Counts {
 export async function loadSections(deps: Pick<RecountDeps, 'db'>, rows: CountedRow[]): Promise<void> {
   const missing = rows.filter((r) => r.sections === undefined);
   if (missing.length === 0) return;
-  const stored = await sectionsByVersionId(deps.db, missing.map((r) => r.versionId));
+  const stored = await sectionsByVersionId(
+    deps.db,
+    missing.map((r) => r.versionId),
+  );
   for (const r of missing) r.sections = stored.get(r.versionId) ?? '';
 }
 
@@ -88,14 +125,21 @@ function memoKey(r: CountedRow): string {
  * card's cut, and the tier-1.5 block (which shows what the card leaves out, never the URL) is recounted
  * only when it does.
  */
-export function recountHead(deps: Omit<RecountDeps, 'db'>, v: VersionFacts & Pick<BlockCounts, 'headCut' | 'previewBlockTokens'>): Pick<Counts, 'headBlockTokens' | 'headCut' | 'previewBlockTokens'> {
+export function recountHead(
+  deps: Omit<RecountDeps, 'db'>,
+  v: VersionFacts & Pick<BlockCounts, 'headCut' | 'previewBlockTokens'>,
+): Pick<Counts, 'headBlockTokens' | 'headCut' | 'previewBlockTokens'> {
   const { headBlockTokens, headCut } = fitCard(v, deps.config.publicUrl, deps.tokens);
   const previewBlockTokens = headCut === v.headCut ? v.previewBlockTokens : deps.tokens.count(renderPreview({ ...v, headCut }));
   return { headBlockTokens, headCut, previewBlockTokens };
 }
 
 /** The counts of one version for this configuration, from its text. */
-export function recount(deps: Omit<RecountDeps, 'db'>, v: Omit<VersionFacts, 'contentTokenCount' | 'summaryTokenCount'> & { bindingId: string }, content: string): Counts {
+export function recount(
+  deps: Omit<RecountDeps, 'db'>,
+  v: Omit<VersionFacts, 'contentTokenCount' | 'summaryTokenCount'> & { bindingId: string },
+  content: string,
+): Counts {
   const contentTokenCount = deps.tokens.count(content);
   const summaryTokenCount = deps.tokens.count(v.summary);
   const facts: VersionFacts = { ...v, contentTokenCount, summaryTokenCount };

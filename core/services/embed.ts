@@ -37,7 +37,10 @@ const EMBED_BATCH = 32;
  * Embeds the live bindings (of `only`, when given) whose current version lacks a vector for the
  * configured model; returns how many were embedded. Throws when the provider fails.
  */
-export async function embedMissing(deps: EmbedDeps, opts: { only?: string[]; progress?: (done: number) => void; timeoutMs?: number } = {}): Promise<number> {
+export async function embedMissing(
+  deps: EmbedDeps,
+  opts: { only?: string[]; progress?: (done: number) => void; timeoutMs?: number } = {},
+): Promise<number> {
   const provider = embeddingProvider(deps.config);
   if (!provider) return 0;
   let done = 0;
@@ -45,7 +48,12 @@ export async function embedMissing(deps: EmbedDeps, opts: { only?: string[]; pro
     const rows = await bindingsWithoutVector(deps.db, provider.model, EMBED_BATCH, opts.only);
     if (!rows.length) return done;
     const vectors = await provider.embed(rows.map(embeddingText), opts.timeoutMs);
-    await saveVectors(deps.db, provider.model, rows.map((r, i) => ({ bindingId: r.bindingId, versionId: r.versionId, vector: vectors[i]! })), deps.now());
+    await saveVectors(
+      deps.db,
+      provider.model,
+      rows.map((r, i) => ({ bindingId: r.bindingId, versionId: r.versionId, vector: vectors[i]! })),
+      deps.now(),
+    );
     done += rows.length;
     opts.progress?.(done);
     if (opts.only) return done;

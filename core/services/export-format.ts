@@ -33,13 +33,25 @@ export interface ExportedBinding {
 }
 
 /** Said in every export (a YAML comment, so readers ignore it): what a round trip does not bring back. */
-export const NOT_CARRIED = '# bindery import restores name, summary, keyPoints, content, slug (where free), source and model; not older versions, comments, shares, sets, author or dates (docs/operations-export.md)\n';
+export const NOT_CARRIED =
+  '# bindery import restores name, summary, keyPoints, content, slug (where free), source and model; not older versions, comments, shares, sets, author or dates (docs/operations-export.md)\n';
 
 const DELIMITER_LINE = /^(?:---|\.\.\.)[ \t]*\r?$/m;
 
 /** The file text for one binding. */
 export function renderExport(b: ExportedBinding): string {
-  const head = { bindery: EXPORT_MARKER, id: b.id, ...(b.slug ? { slug: b.slug } : {}), name: b.name, summary: b.summary, keyPoints: b.keyPoints, version: b.version, source: b.source, model: b.model, updatedAt: b.updatedAt };
+  const head = {
+    bindery: EXPORT_MARKER,
+    id: b.id,
+    ...(b.slug ? { slug: b.slug } : {}),
+    name: b.name,
+    summary: b.summary,
+    keyPoints: b.keyPoints,
+    version: b.version,
+    source: b.source,
+    model: b.model,
+    updatedAt: b.updatedAt,
+  };
   let yaml = stringifyYaml(head, { lineWidth: 0, minContentWidth: 0 });
   // Block scalars are indented, so no line can close the front matter; checked anyway, and any
   // doubt (or a value YAML would not give back exactly) falls back to JSON, which is YAML too.
@@ -69,12 +81,16 @@ export function parseExport(text: string): ExportedBinding | { error: string } |
   // A quick look first: most Markdown front matter is not ours, and is left to the plain import.
   if (!/^(?:bindery:|\{"bindery":)/m.test(m[1]!)) return null;
   const head = parseYamlSafe(m[1]!) as Record<string, unknown> | undefined;
-  if (!head || typeof head !== 'object' || head.bindery !== EXPORT_MARKER) return head && typeof head === 'object' && 'bindery' in head ? { error: `unknown export format "${String(head.bindery)}" (this Bindery reads ${EXPORT_MARKER})` } : null;
+  if (!head || typeof head !== 'object' || head.bindery !== EXPORT_MARKER)
+    return head && typeof head === 'object' && 'bindery' in head
+      ? { error: `unknown export format "${String(head.bindery)}" (this Bindery reads ${EXPORT_MARKER})` }
+      : null;
   const str = (k: string) => (typeof head[k] === 'string' ? (head[k] as string) : undefined);
   const keyPoints = head.keyPoints ?? [];
   if (str('name') === undefined) return { error: 'export front matter: name must be a string' };
   if (str('summary') === undefined) return { error: 'export front matter: summary must be a string' };
-  if (!Array.isArray(keyPoints) || keyPoints.some((k) => typeof k !== 'string')) return { error: 'export front matter: keyPoints must be a list of strings' };
+  if (!Array.isArray(keyPoints) || keyPoints.some((k) => typeof k !== 'string'))
+    return { error: 'export front matter: keyPoints must be a list of strings' };
   const source = head.source === 'llm' ? 'llm' : 'human';
   return {
     id: str('id') ?? '',

@@ -27,7 +27,18 @@ export async function* exportFiles(deps: CoreDeps, caller: Caller, space: SpaceR
   for (let after = ''; ; ) {
     const rows = await exportPage(deps.db, caller.id, space.id, after, PAGE);
     for (const r of rows) {
-      const text = renderExport({ id: r.id, slug: r.slug, name: r.name, summary: r.summary, keyPoints: r.keyPoints, version: r.number, source: r.source, model: r.model, updatedAt: new Date(r.updatedAt).toISOString(), content: r.content });
+      const text = renderExport({
+        id: r.id,
+        slug: r.slug,
+        name: r.name,
+        summary: r.summary,
+        keyPoints: r.keyPoints,
+        version: r.number,
+        source: r.source,
+        model: r.model,
+        updatedAt: new Date(r.updatedAt).toISOString(),
+        content: r.content,
+      });
       yield { slug: r.slug, text };
     }
     if (rows.length < PAGE) return;

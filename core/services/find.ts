@@ -18,7 +18,11 @@ export interface FindScope {
  * A page of the live bindings the caller may read, most recently updated first: what list_bindings,
  * the web app's list and a space link's page show.
  */
-export function listBindings(deps: Pick<CoreDeps, 'db'>, caller: Caller, scope: FindScope): Promise<{ rows: BindingVersionRow[]; total: number }> {
+export function listBindings(
+  deps: Pick<CoreDeps, 'db'>,
+  caller: Caller,
+  scope: FindScope,
+): Promise<{ rows: BindingVersionRow[]; total: number }> {
   return listBindingRows(deps.db, { userId: caller.id, ...scope });
 }
 

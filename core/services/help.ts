@@ -20,7 +20,15 @@ export function helpTitle(topic: string, body: string): string {
 
 function row(deps: Pick<CoreDeps, 'tokens' | 'now' | 'config'>, topic: string, markdown: string, origin: 'seed' | 'cli'): HelpTopicRow {
   const body = helpBody(markdown);
-  return { topic, title: helpTitle(topic, body), body, tokenCount: deps.tokens.count(body), countsKey: deps.config.tokenizer, updatedAt: deps.now(), origin };
+  return {
+    topic,
+    title: helpTitle(topic, body),
+    body,
+    tokenCount: deps.tokens.count(body),
+    countsKey: deps.config.tokenizer,
+    updatedAt: deps.now(),
+    origin,
+  };
 }
 
 /**
@@ -57,7 +65,10 @@ export async function ensureHelpTopics(deps: CoreDeps): Promise<number> {
  * Topics with token counts for this process's tokenizer: a topic counted by a process with another
  * one (a seed or `bindery help set` run beside a server) is recounted in memory, never written back.
  */
-export async function freshHelpCounts<T extends { body: string; tokenCount: number; countsKey: string }>(deps: Pick<CoreDeps, 'tokens' | 'config'>, rows: T[]): Promise<T[]> {
+export async function freshHelpCounts<T extends { body: string; tokenCount: number; countsKey: string }>(
+  deps: Pick<CoreDeps, 'tokens' | 'config'>,
+  rows: T[],
+): Promise<T[]> {
   const stale = rows.filter((r) => r.countsKey !== deps.config.tokenizer);
   if (stale.length === 0) return rows;
   await deps.tokens.load();
@@ -92,7 +103,11 @@ export async function setHelpTopic(deps: CoreDeps, topic: string, markdown: stri
   await deps.tokens.load();
   const next = row(deps, topic, markdown, 'cli');
   const max = deps.config.maxResponseTokens;
-  if (next.tokenCount > max) throw fail.tooLarge('file', `is ${next.tokenCount} tokens; a topic is one answer, so at most ${max} (BINDERY_MAX_RESPONSE_TOKENS). Split it into several topics.`);
+  if (next.tokenCount > max)
+    throw fail.tooLarge(
+      'file',
+      `is ${next.tokenCount} tokens; a topic is one answer, so at most ${max} (BINDERY_MAX_RESPONSE_TOKENS). Split it into several topics.`,
+    );
   await writeHelpTopics(deps.db, [next]);
   return next;
 }
@@ -112,7 +127,11 @@ export async function deleteHelpTopic(deps: CoreDeps, topic: string): Promise<'r
   const have = (await allHelpTopics(deps.db)).find((r) => r.topic === topic);
   const bundled = bundledHelpTopics.find((t) => t.topic === topic);
   if (!have && !bundled) throw fail.notFound('help topic', topic, 'topic');
-  if (bundled && have?.origin !== 'cli') throw fail.invalid('topic', `"${topic}" is a bundled topic with its bundled text; change help/${topic}.md and redeploy, or replace it with help set`);
+  if (bundled && have?.origin !== 'cli')
+    throw fail.invalid(
+      'topic',
+      `"${topic}" is a bundled topic with its bundled text; change help/${topic}.md and redeploy, or replace it with help set`,
+    );
   await writeHelpTopics(deps.db, [], [topic]);
   if (!bundled) return 'removed';
   await deps.tokens.load();

@@ -157,13 +157,19 @@ export type ImportOutcome =
  * `id` when that one lives in the target space, and adds a version only when a field differs.
  * `projectName` names the package the file documents (a package.json beside it), for its card.
  */
-export async function importDocument(deps: CoreDeps, caller: Caller, file: { sourcePath: string; bytes: Uint8Array; space?: string; projectName?: string }): Promise<ImportOutcome> {
+export async function importDocument(
+  deps: CoreDeps,
+  caller: Caller,
+  file: { sourcePath: string; bytes: Uint8Array; space?: string; projectName?: string },
+): Promise<ImportOutcome> {
   const text = decodeUtf8(file.bytes);
   if (text === null) return { status: 'skipped', reason: 'not valid UTF-8' };
   const exported = parseExport(text);
   if (exported && 'error' in exported) return { status: 'skipped', reason: exported.error };
   if (!exported && text.trim() === '') return { status: 'skipped', reason: 'empty' };
-  const doc: ImportedDoc & { model?: string | null } = exported ? fittedExport(exported) : parseMarkdownDoc(text, file.sourcePath, file.projectName);
+  const doc: ImportedDoc & { model?: string | null } = exported
+    ? fittedExport(exported)
+    : parseMarkdownDoc(text, file.sourcePath, file.projectName);
   // An export brings its provenance back; a plain Markdown file is a person's write.
   const provenance = exported ? { source: exported.source, model: doc.model ?? null } : { source: 'human' as const, model: null };
   const fields = { name: doc.name, content: doc.content, summary: doc.summary, keyPoints: doc.keyPoints };
@@ -176,8 +182,16 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
       const byId = exported?.id && (await liveBindingInSpace(deps.db, space.id, exported.id)) ? exported.id : undefined;
       const existing = byId ? undefined : await findImportedBinding(deps.db, space.id, file.sourcePath);
       if (!byId && !existing) {
-        const row = await createBinding(deps, caller, { ...fields, space: space.id, sourcePath: file.sourcePath, slug: exported?.slug }, provenance);
-        const moved = exported?.slug && row.bindingSlug !== exported.slug ? [`slug ${exported.slug} is taken in @${space.slug}; this binding is at ${row.bindingSlug}`] : [];
+        const row = await createBinding(
+          deps,
+          caller,
+          { ...fields, space: space.id, sourcePath: file.sourcePath, slug: exported?.slug },
+          provenance,
+        );
+        const moved =
+          exported?.slug && row.bindingSlug !== exported.slug
+            ? [`slug ${exported.slug} is taken in @${space.slug}; this binding is at ${row.bindingSlug}`]
+            : [];
         return { status: 'created', id: row.bindingId, version: row.number, warnings: [...doc.warnings, ...moved] };
       }
       if (!exported && existing!.contentHash === (await sha256Hex(doc.content))) {
@@ -186,7 +200,8 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
       const { row, changed } = await updateBinding(deps, caller, byId ?? existing!.id, fields, provenance);
       return { status: changed ? 'updated' : 'unchanged', id: row.bindingId, version: row.number, warnings: doc.warnings };
     } catch (e) {
-      if (e instanceof BinderyError && (e.code === 'TOO_LARGE' || e.code === 'INVALID_INPUT')) return { status: 'skipped', reason: e.message };
+      if (e instanceof BinderyError && (e.code === 'TOO_LARGE' || e.code === 'INVALID_INPUT'))
+        return { status: 'skipped', reason: e.message };
       const raced = e instanceof BinderyError && ((e.code === 'CONFLICT' && e.field === 'sourcePath') || e.code === 'NOT_FOUND');
       if (!raced || attempt >= IMPORT_ATTEMPTS) throw e;
     }
@@ -195,7 +210,13 @@ export async function importDocument(deps: CoreDeps, caller: Caller, file: { sou
 
 /** An exported file's fields within the limits (a hand-edited export may pass them), saying what was cut. */
 function fittedExport(exported: ExportedBinding): ImportedDoc & { model: string | null } {
-  const { fields, warnings } = fitToLimits({ name: exported.name, summary: exported.summary, keyPoints: exported.keyPoints, content: exported.content, model: exported.model });
+  const { fields, warnings } = fitToLimits({
+    name: exported.name,
+    summary: exported.summary,
+    keyPoints: exported.keyPoints,
+    content: exported.content,
+    model: exported.model,
+  });
   return { ...fields, warnings };
 }
 

@@ -8,7 +8,6 @@ import { newId, slugify } from '../ids.ts';
 import type { CoreDeps } from './bindings.ts';
 import { ensureCommentCounts } from './comments.ts';
 
-
 /**
  * Brings stored counts to this process's configuration: every version whose row was counted for
  * another key (tokenizer, public URL, render revision) is recounted and written with this key. Run
@@ -37,7 +36,10 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
       const facts = { ...v, spaceSlug, bindingSlug };
       const counts = sameButUrl(v.countsKey, key) ? recountHead(deps, facts) : recount(deps, facts, v.content);
       // Guarded by the id alone: versions are immutable, so the counts are right whatever key the row has now.
-      return deps.db.update(versionsTable).set({ ...counts, countsKey: key }).where(eq(versionsTable.id, v.id));
+      return deps.db
+        .update(versionsTable)
+        .set({ ...counts, countsKey: key })
+        .where(eq(versionsTable.id, v.id));
     });
     await runBatch(deps.db, updates);
     done += rows.length;

@@ -20,7 +20,15 @@ export async function restoreBinding(deps: CoreDeps, caller: Caller, id: string)
   const row = await bindingAtVersion(deps.db, id, gone.currentVersion);
   const content = await versionContent(deps.db, id, gone.currentVersion);
   if (!row || content === undefined) throw fail.notFound('deleted binding', id);
-  if (!(await undeleteBinding(deps.db, id, caller.id, { name: row.name, summary: row.summary, keyPoints: row.keyPoints, content }, deps.now()))) {
+  if (
+    !(await undeleteBinding(
+      deps.db,
+      id,
+      caller.id,
+      { name: row.name, summary: row.summary, keyPoints: row.keyPoints, content },
+      deps.now(),
+    ))
+  ) {
     throw fail.notFound('deleted binding', id);
   }
   return gone;

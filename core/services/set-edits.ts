@@ -25,10 +25,14 @@ export function applyItemEdits(before: readonly SetItemInput[], edits: ItemEdits
   });
   (edits.add ?? []).forEach((a, i) => {
     const p = at(a.bindingId);
-    if (p >= 0) throw fail.invalid(`add.${i}.bindingId`, `${a.bindingId} is already in the set (position ${p}); a set holds each binding once`);
+    if (p >= 0)
+      throw fail.invalid(`add.${i}.bindingId`, `${a.bindingId} is already in the set (position ${p}); a set holds each binding once`);
     const position = a.position ?? list.length;
     if (position > list.length) {
-      throw fail.invalid(`add.${i}.position`, `${position} is past the end: the set has ${list.length} items at that step, so positions 0 to ${list.length} (${list.length} appends)`);
+      throw fail.invalid(
+        `add.${i}.position`,
+        `${position} is past the end: the set has ${list.length} items at that step, so positions 0 to ${list.length} (${list.length} appends)`,
+      );
     }
     list.splice(position, 0, { bindingId: a.bindingId, pinnedVersion: a.version ?? null });
   });
@@ -36,7 +40,10 @@ export function applyItemEdits(before: readonly SetItemInput[], edits: ItemEdits
     const p = at(m.bindingId);
     if (p < 0) throw fail.invalid(`move.${i}.bindingId`, `${m.bindingId} is not in the set`);
     if (m.position >= list.length) {
-      throw fail.invalid(`move.${i}.position`, `${m.position} is past the end: the set has ${list.length} items, so positions 0 to ${list.length - 1}`);
+      throw fail.invalid(
+        `move.${i}.position`,
+        `${m.position} is past the end: the set has ${list.length} items, so positions 0 to ${list.length - 1}`,
+      );
     }
     const [item] = list.splice(p, 1);
     list.splice(m.position, 0, item!);

@@ -72,7 +72,10 @@ export interface SetContents {
  */
 export async function setContents(deps: CoreDeps, caller: Caller, set: SetWithSpace): Promise<SetContents> {
   const all = await setItemRows(deps.db, caller.id, set.id);
-  await freshCounts(deps, all.filter((i) => i.readable).map((i) => i.row));
+  await freshCounts(
+    deps,
+    all.filter((i) => i.readable).map((i) => i.row),
+  );
   const owner = set.spaceOwnerId === caller.id;
   const items: SetEntry[] = [];
   const skipped: SkippedEntry[] = [];
@@ -93,7 +96,11 @@ export async function setContents(deps: CoreDeps, caller: Caller, set: SetWithSp
 }
 
 /** Checks that the caller may read every binding added and that pinned versions exist. */
-async function checkAdditions(deps: CoreDeps, caller: Caller, adds: { bindingId: string; version?: number; field: string }[]): Promise<void> {
+async function checkAdditions(
+  deps: CoreDeps,
+  caller: Caller,
+  adds: { bindingId: string; version?: number; field: string }[],
+): Promise<void> {
   const ids = [...new Set(adds.map((a) => a.bindingId))];
   const found = new Map<string, BindingVersionRow>();
   for (let i = 0; i < ids.length; i += 90) {
@@ -101,9 +108,17 @@ async function checkAdditions(deps: CoreDeps, caller: Caller, adds: { bindingId:
   }
   for (const a of adds) {
     const row = found.get(a.bindingId);
-    if (!row) throw new BinderyError('NOT_FOUND', `${a.field}: binding ${a.bindingId} was not found (it does not exist or you may not read it).`, a.field);
+    if (!row)
+      throw new BinderyError(
+        'NOT_FOUND',
+        `${a.field}: binding ${a.bindingId} was not found (it does not exist or you may not read it).`,
+        a.field,
+      );
     if (a.version !== undefined && a.version > row.currentVersion) {
-      throw fail.invalid(a.field.replace(/bindingId$/, 'version'), `binding ${a.bindingId} has versions 1 to ${row.currentVersion}; ${a.version} does not exist`);
+      throw fail.invalid(
+        a.field.replace(/bindingId$/, 'version'),
+        `binding ${a.bindingId} has versions 1 to ${row.currentVersion}; ${a.version} does not exist`,
+      );
     }
   }
 }
@@ -122,22 +137,41 @@ export async function createSet(deps: CoreDeps, caller: Caller, input: CreateSet
   if (ids.length > MAX_SET_ITEMS) throw fail.tooLarge('bindingIds', `has ${ids.length} ids; a set holds at most ${MAX_SET_ITEMS} items`);
   const seen = new Map<string, number>();
   ids.forEach((id, i) => {
-    if (seen.has(id)) throw fail.invalid(`bindingIds.${i}`, `${id} is listed twice (also at ${seen.get(id)}); a set holds each binding once`);
+    if (seen.has(id))
+      throw fail.invalid(`bindingIds.${i}`, `${id} is listed twice (also at ${seen.get(id)}); a set holds each binding once`);
     seen.set(id, i);
   });
-  await checkAdditions(deps, caller, ids.map((bindingId, i) => ({ bindingId, field: `bindingIds.${i}` })));
+  await checkAdditions(
+    deps,
+    caller,
+    ids.map((bindingId, i) => ({ bindingId, field: `bindingIds.${i}` })),
+  );
   const now = deps.now();
   const id = newId('set');
   await insertSet(
     deps.db,
-    { id, spaceId: space.id, name: input.name, description: input.description ?? null, createdBy: caller.id, createdAt: now, updatedAt: now, revision: 0 },
+    {
+      id,
+      spaceId: space.id,
+      name: input.name,
+      description: input.description ?? null,
+      createdBy: caller.id,
+      createdAt: now,
+      updatedAt: now,
+      revision: 0,
+    },
     ids.map((bindingId) => ({ bindingId, pinnedVersion: null })),
   );
   return readSet(deps, caller, id);
 }
 
 /** Renames or re-describes a set the caller owns; a set deleted meanwhile is NOT_FOUND, unchanged. */
-export async function updateSet(deps: CoreDeps, caller: Caller, id: string, patch: { name?: string; description?: string }): Promise<SetWithSpace> {
+export async function updateSet(
+  deps: CoreDeps,
+  caller: Caller,
+  id: string,
+  patch: { name?: string; description?: string },
+): Promise<SetWithSpace> {
   const set = await writableSet(deps, caller, id);
   const written = await updateSetMeta(deps.db, id, patch, deps.now());
   if (!written) throw setNotFound(id);
@@ -159,7 +193,11 @@ export async function deleteSet(deps: CoreDeps, caller: Caller, id: string): Pro
  * makes it NOT_FOUND, having written nothing.
  */
 export async function editSetItems(deps: CoreDeps, caller: Caller, id: string, edits: ItemEdits) {
-  await checkAdditions(deps, caller, (edits.add ?? []).map((a, i) => ({ bindingId: a.bindingId, version: a.version, field: `add.${i}.bindingId` })));
+  await checkAdditions(
+    deps,
+    caller,
+    (edits.add ?? []).map((a, i) => ({ bindingId: a.bindingId, version: a.version, field: `add.${i}.bindingId` })),
+  );
   for (let attempt = 0; attempt < EDIT_ATTEMPTS; attempt++) {
     // Writers that lost a race back off a little, at random, so they do not collide again in step.
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
@@ -173,7 +211,12 @@ export async function editSetItems(deps: CoreDeps, caller: Caller, id: string, e
       return { set: { ...set, revision: set.revision + 1, updatedAt: now }, before: before.length, after: after.length };
     }
   }
-  throw new BinderyError('CONFLICT', `id: set ${id} is being edited by many writers at once; nothing was written`, 'id', 'Call edit_set_items again.');
+  throw new BinderyError(
+    'CONFLICT',
+    `id: set ${id} is being edited by many writers at once; nothing was written`,
+    'id',
+    'Call edit_set_items again.',
+  );
 }
 
 /** A page of the sets the caller may read, in one space (already resolved) or all, with the total. */

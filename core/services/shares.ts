@@ -41,7 +41,13 @@ export async function resolveShareTarget(deps: CoreDeps, caller: Caller, ref: st
   let target: ShareTarget;
   if (ref.startsWith('bnd_')) {
     const row = await readBinding(deps, caller, ref);
-    target = { type: 'binding', id: row.bindingId, label: `binding ${row.bindingId} ("${row.name}")`, ownerId: row.spaceOwnerId, path: `/@${row.spaceSlug}/${row.bindingSlug}` };
+    target = {
+      type: 'binding',
+      id: row.bindingId,
+      label: `binding ${row.bindingId} ("${row.name}")`,
+      ownerId: row.spaceOwnerId,
+      path: `/@${row.spaceSlug}/${row.bindingSlug}`,
+    };
   } else if (ref.startsWith('set_')) {
     const set = await readSet(deps, caller, ref);
     target = { type: 'set', id: set.id, label: `set ${set.id} ("${set.name}")`, ownerId: set.spaceOwnerId, path: `/@${set.spaceSlug}` };
@@ -49,7 +55,8 @@ export async function resolveShareTarget(deps: CoreDeps, caller: Caller, ref: st
     const space = await resolveSpace(deps, caller, ref);
     target = { type: 'space', id: space.id, label: `space @${space.slug}`, ownerId: space.ownerId, path: `/@${space.slug}` };
   }
-  if (forWrite && target.ownerId !== caller.id) throw fail.forbidden(`${target.label} is not yours; only its owner can share it or see its shares`);
+  if (forWrite && target.ownerId !== caller.id)
+    throw fail.forbidden(`${target.label} is not yours; only its owner can share it or see its shares`);
   return target;
 }
 
@@ -89,7 +96,12 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
     const handle = input.user.replace(/^@/, '');
     const grantee = await findUserByHandle(deps.db, handle);
     if (!grantee) {
-      throw new BinderyError('NOT_FOUND', `user: no user with handle "${handle}" (a user exists once they have used Bindery); nothing was shared`, 'user', 'Check the handle with the person; whoami shows a user their handle.');
+      throw new BinderyError(
+        'NOT_FOUND',
+        `user: no user with handle "${handle}" (a user exists once they have used Bindery); nothing was shared`,
+        'user',
+        'Check the handle with the person; whoami shows a user their handle.',
+      );
     }
     if (grantee.id === caller.id) throw fail.invalid('user', `"${handle}" is you; you already own ${target.label}`);
     granteeId = grantee.id;
@@ -133,7 +145,8 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
   if (!written) {
     // Nothing was written: a racing call shared it first (the next round returns that share) or the
     // target went away (the next round answers NOT_FOUND). Each lost round is another call's win.
-    if (attempt >= SHARE_ATTEMPTS) throw fail.conflict('target', `${target.label} is being shared by many calls at once; nothing was written, retry`);
+    if (attempt >= SHARE_ATTEMPTS)
+      throw fail.conflict('target', `${target.label} is being shared by many calls at once; nothing was written, retry`);
     return createShare(deps, caller, input, attempt + 1);
   }
   return { share: (await getShare(deps.db, id))!, created: true, target, linkSecret, replaced: existing?.id };
@@ -146,7 +159,13 @@ export async function createShare(deps: CoreDeps, caller: Caller, input: CreateS
 async function visibleShare(deps: CoreDeps, caller: Caller, id: string, field: string): Promise<ShareListRow> {
   const share = await getShare(deps.db, id);
   const visible = !!share && (share.createdBy === caller.id || share.granteeId === caller.id || (await targetOwnedBy(deps, caller, share)));
-  if (!visible) throw new BinderyError('NOT_FOUND', fail.notFound('share', id, field).message, field, 'list_shares shows the shares you made or were given.');
+  if (!visible)
+    throw new BinderyError(
+      'NOT_FOUND',
+      fail.notFound('share', id, field).message,
+      field,
+      'list_shares shows the shares you made or were given.',
+    );
   return share;
 }
 
@@ -158,7 +177,12 @@ async function visibleShare(deps: CoreDeps, caller: Caller, id: string, field: s
 export async function revokeShare(deps: CoreDeps, caller: Caller, id: string): Promise<ShareListRow> {
   const share = await visibleShare(deps, caller, id, 'id');
   if (share.revokedAt !== null || !(await revokeShareRow(deps.db, id, deps.now()))) {
-    throw new BinderyError('CONFLICT', `id: share ${id} is already revoked; nothing changed`, 'id', 'Nothing to do: that access has already ended. list_shares shows the live shares.');
+    throw new BinderyError(
+      'CONFLICT',
+      `id: share ${id} is already revoked; nothing changed`,
+      'id',
+      'Nothing to do: that access has already ended. list_shares shows the live shares.',
+    );
   }
   return (await getShare(deps.db, id))!;
 }
@@ -170,11 +194,18 @@ export async function revokeShare(deps: CoreDeps, caller: Caller, id: string): P
 export async function acceptShare(deps: CoreDeps, caller: Caller, id: string): Promise<{ share: ShareListRow; changed: boolean }> {
   const share = await visibleShare(deps, caller, id, 'accept');
   if (share.granteeId !== caller.id) {
-    const why = share.public ? 'is a public link, which needs no acceptance' : `is addressed to @${share.granteeHandle}; only they can accept it`;
+    const why = share.public
+      ? 'is a public link, which needs no acceptance'
+      : `is addressed to @${share.granteeHandle}; only they can accept it`;
     throw fail.forbidden(`accept: share ${id} ${why}`);
   }
   const revoked = () =>
-    new BinderyError('CONFLICT', `accept: share ${id} was revoked; there is nothing to accept`, 'accept', 'list_shares {incoming: true} shows the live shares given to you.');
+    new BinderyError(
+      'CONFLICT',
+      `accept: share ${id} was revoked; there is nothing to accept`,
+      'accept',
+      'list_shares {incoming: true} shows the live shares given to you.',
+    );
   if (share.revokedAt !== null) throw revoked();
   if (share.acceptedAt !== null) return { share, changed: false };
   const changed = await acceptShareRow(deps.db, id, caller.id, deps.now());
@@ -200,7 +231,13 @@ async function targetOwnedBy(deps: CoreDeps, caller: Caller, share: ShareListRow
  * resolveShareTarget), made to the caller (`incoming`, with how many wait for acceptance), or made by
  * the caller.
  */
-export async function listShares(deps: CoreDeps, caller: Caller, of: { target?: ShareTarget; incoming?: boolean }, offset: number, limit: number) {
+export async function listShares(
+  deps: CoreDeps,
+  caller: Caller,
+  of: { target?: ShareTarget; incoming?: boolean },
+  offset: number,
+  limit: number,
+) {
   if (of.target) return { ...(await listSharesOfTarget(deps.db, of.target.type, of.target.id, offset, limit)), pending: 0 };
   if (of.incoming) return listSharesToUser(deps.db, caller.id, offset, limit);
   return { ...(await listSharesOfUser(deps.db, caller.id, offset, limit)), pending: 0 };

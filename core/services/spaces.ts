@@ -15,7 +15,8 @@ export async function createSpace(
   input: { slug: string; name: string; visibility?: 'private' | 'public' },
 ): Promise<SpaceRow> {
   const slug = input.slug.startsWith('@') ? input.slug.slice(1) : input.slug;
-  if (!SPACE_SLUG.test(slug)) throw fail.invalid('slug', 'must be 2–40 lowercase letters, digits and single dashes, starting and ending with a letter or digit');
+  if (!SPACE_SLUG.test(slug))
+    throw fail.invalid('slug', 'must be 2–40 lowercase letters, digits and single dashes, starting and ending with a letter or digit');
   const id = newId('spc');
   const inserted = await insertSpace(deps.db, {
     id,
@@ -26,7 +27,13 @@ export async function createSpace(
     personal: false,
     createdAt: deps.now(),
   });
-  if (!inserted) throw new BinderyError('CONFLICT', `slug: @${slug} is taken; choose another slug`, 'slug', 'Call create_space again with another slug; list_spaces shows yours.');
+  if (!inserted)
+    throw new BinderyError(
+      'CONFLICT',
+      `slug: @${slug} is taken; choose another slug`,
+      'slug',
+      'Call create_space again with another slug; list_spaces shows yours.',
+    );
   const space = await findSpace(deps.db, id);
   if (!space) throw new Error('space vanished right after insert');
   return space;

@@ -53,7 +53,10 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
 /** True when a file already says what the binding holds (in the file's form: plain compares content). */
 export function inStep(doc: SyncDoc, b: SyncFields): boolean {
   if (doc.fields.content !== b.content) return false;
-  return doc.format === 'plain' || (doc.fields.name === b.name && doc.fields.summary === b.summary && sameList(doc.fields.keyPoints, b.keyPoints));
+  return (
+    doc.format === 'plain' ||
+    (doc.fields.name === b.name && doc.fields.summary === b.summary && sameList(doc.fields.keyPoints, b.keyPoints))
+  );
 }
 
 /** The form a binding's new file takes: plain when its content alone gives back every field. */
@@ -69,7 +72,17 @@ export function renderSyncFile(b: SyncBinding, format: SyncFormat): Uint8Array {
   const text =
     format === 'plain'
       ? b.content
-      : renderExport({ id: b.id, name: b.name, summary: b.summary, keyPoints: b.keyPoints, version: b.number, source: b.source, model: b.model, updatedAt: new Date(b.updatedAt).toISOString(), content: b.content });
+      : renderExport({
+          id: b.id,
+          name: b.name,
+          summary: b.summary,
+          keyPoints: b.keyPoints,
+          version: b.number,
+          source: b.source,
+          model: b.model,
+          updatedAt: new Date(b.updatedAt).toISOString(),
+          content: b.content,
+        });
   return new TextEncoder().encode(text);
 }
 

@@ -1,10 +1,33 @@
 import { BinderyError } from '../errors.ts';
-import { filesBehind, forgetFile, moveFile, setSourcePath, trackedFiles, trackedFilesAt, untrackedBindings, type SyncBinding, type TrackedFile } from '../../db/store/sync.ts';
+import {
+  filesBehind,
+  forgetFile,
+  moveFile,
+  setSourcePath,
+  trackedFiles,
+  trackedFilesAt,
+  untrackedBindings,
+  type SyncBinding,
+  type TrackedFile,
+} from '../../db/store/sync.ts';
 import { createBinding, deleteBinding, updateBinding } from './bindings.ts';
 import { restoreBinding } from './restore.ts';
 import { bytesHash, conflictPath, formatFor, inStep, renderSyncFile, safeRelativePath, type SyncFormat } from './sync-format.ts';
 import { TAKEN, type FolderEntry, type WriteExpectation } from './sync-folder.ts';
-import { bindingOf, emptyCounts, flushRecords, isFileRefusal, isStale, ownerOf, readFile, record, skip, type ReadFile, type SyncCounts, type SyncSession } from './sync.ts';
+import {
+  bindingOf,
+  emptyCounts,
+  flushRecords,
+  isFileRefusal,
+  isStale,
+  ownerOf,
+  readFile,
+  record,
+  skip,
+  type ReadFile,
+  type SyncCounts,
+  type SyncSession,
+} from './sync.ts';
 
 // One pass of `bindery sync`. The folder's side first (new, changed, renamed, deleted files), then
 // Bindery's (newer versions, deletions, bindings with no file). Every step writes the database or the
@@ -105,7 +128,8 @@ async function fileNew(s: SyncSession, file: ReadFile): Promise<void> {
     // The source path finds the binding again after a pass cut short; another binding already named
     // by it (a copy of a tracked export file) leaves this one without.
     const row = await createBinding(s.deps, s.caller, { ...input, sourcePath: file.path }, HUMAN).catch((e) => {
-      if (e instanceof BinderyError && e.code === 'CONFLICT' && e.field === 'sourcePath') return createBinding(s.deps, s.caller, input, HUMAN);
+      if (e instanceof BinderyError && e.code === 'CONFLICT' && e.field === 'sourcePath')
+        return createBinding(s.deps, s.caller, input, HUMAN);
       throw e;
     });
     s.hooks?.afterWrite?.('create', file.path);
@@ -128,7 +152,12 @@ async function fileChanged(s: SyncSession, row: TrackedFile, file: ReadFile, att
   try {
     if (b.deleted) {
       await restoreBinding(s.deps, s.caller, b.id);
-      s.report({ kind: 'conflict', path: file.path, id: b.id, detail: `deleted in Bindery but changed in the folder: binding ${b.id} is restored with the folder's version` });
+      s.report({
+        kind: 'conflict',
+        path: file.path,
+        id: b.id,
+        detail: `deleted in Bindery but changed in the folder: binding ${b.id} is restored with the folder's version`,
+      });
       b = (await bindingOf(s, b.id))!;
     } else if (b.number !== row.version) {
       if (inStep(file.doc, b)) return record(s, b.id, b.number, row.format, file);
@@ -154,11 +183,22 @@ async function conflict(s: SyncSession, row: TrackedFile, file: ReadFile, b: Syn
   const copy = conflictPath(file.path, b.number);
   // Written first and named by version: a pass cut short writes the same copy again.
   const wrote = s.folder.write(copy, renderSyncFile(b, row.format), 'any');
-  if ('skipped' in wrote) return skip(s, file.path, `changed in both the folder and Bindery, and Bindery's version could not be kept beside it (${copy}: ${wrote.skipped}); left as it is`, file);
+  if ('skipped' in wrote)
+    return skip(
+      s,
+      file.path,
+      `changed in both the folder and Bindery, and Bindery's version could not be kept beside it (${copy}: ${wrote.skipped}); left as it is`,
+      file,
+    );
   const { row: written } = await updateBinding(s.deps, s.caller, b.id, { ...file.doc.fields, expectedVersion: b.number }, HUMAN);
   s.hooks?.afterWrite?.('conflict', file.path);
   await record(s, b.id, written.number, row.format, file);
-  s.report({ kind: 'conflict', path: file.path, id: b.id, detail: `changed in both the folder and Bindery: the folder's version is now version ${written.number}; Bindery's version ${b.number} is kept in ${copy}` });
+  s.report({
+    kind: 'conflict',
+    path: file.path,
+    id: b.id,
+    detail: `changed in both the folder and Bindery: the folder's version is now version ${written.number}; Bindery's version ${b.number} is kept in ${copy}`,
+  });
 }
 
 /** A tracked file that is gone (and was not renamed): its binding is deleted, unless Bindery changed it. */
@@ -177,7 +217,12 @@ async function fileGone(s: SyncSession, row: TrackedFile): Promise<void> {
   }
   // Deleted in the folder, changed in Bindery: the change wins and the file comes back.
   if (await writeBack(s, b, row.path, row.format, 'absent')) {
-    s.report({ kind: 'conflict', path: row.path, id: b.id, detail: `deleted in the folder but changed in Bindery (version ${b.number}): the file is written back` });
+    s.report({
+      kind: 'conflict',
+      path: row.path,
+      id: b.id,
+      detail: `deleted in the folder but changed in Bindery (version ${b.number}): the file is written back`,
+    });
   }
 }
 

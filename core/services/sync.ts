@@ -3,7 +3,17 @@ import { BinderyError, fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { SpaceRow } from '../../db/store/users.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
-import { findSyncRoot, pairSyncRoot, recordFile, recordFiles, syncBinding, trackingPath, type SyncBinding, type SyncFileRow, type SyncRoot } from '../../db/store/sync.ts';
+import {
+  findSyncRoot,
+  pairSyncRoot,
+  recordFile,
+  recordFiles,
+  syncBinding,
+  trackingPath,
+  type SyncBinding,
+  type SyncFileRow,
+  type SyncRoot,
+} from '../../db/store/sync.ts';
 import { resolveWritableSpace, type CoreDeps } from './bindings.ts';
 import { bytesHash, readSyncDoc, type SyncDoc, type SyncFormat } from './sync-format.ts';
 import type { FileStamp, SyncFolder } from './sync-folder.ts';
@@ -21,7 +31,17 @@ export type SyncEvent =
 export type SyncKind = SyncEvent['kind'];
 export type SyncCounts = Record<SyncKind, number>;
 
-export const emptyCounts = (): SyncCounts => ({ created: 0, updated: 0, adopted: 0, renamed: 0, deleted: 0, written: 0, removed: 0, conflict: 0, skipped: 0 });
+export const emptyCounts = (): SyncCounts => ({
+  created: 0,
+  updated: 0,
+  adopted: 0,
+  renamed: 0,
+  deleted: 0,
+  written: 0,
+  removed: 0,
+  conflict: 0,
+  skipped: 0,
+});
 
 /** Test seams: called right after each database or folder write and before the sync state records it. */
 export interface SyncHooks {
@@ -51,8 +71,24 @@ export interface SyncSession {
 const RECORD_BATCH = 200;
 
 /** Records a file as in step with version `version` of its binding (written in batches; see `pending`). */
-export async function record(s: SyncSession, bindingId: string, version: number, format: SyncFormat, file: { path: string; hash: string } & FileStamp): Promise<void> {
-  const row = { rootId: s.root.id, path: file.path, bindingId, version, hash: file.hash, size: file.size, mtimeMs: file.mtimeMs, format, syncedAt: s.deps.now() };
+export async function record(
+  s: SyncSession,
+  bindingId: string,
+  version: number,
+  format: SyncFormat,
+  file: { path: string; hash: string } & FileStamp,
+): Promise<void> {
+  const row = {
+    rootId: s.root.id,
+    path: file.path,
+    bindingId,
+    version,
+    hash: file.hash,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    format,
+    syncedAt: s.deps.now(),
+  };
   if (!s.pending) return void (await recordFile(s.deps.db, row));
   s.pending.delete(file.path);
   s.pending.set(file.path, row);
@@ -72,13 +108,22 @@ export async function flushRecords(s: SyncSession): Promise<void> {
  * `spaceRef` (default: the personal space). Naming another space for a paired folder is refused, so
  * a typo never mirrors one space's folder into another (or deletes from it).
  */
-export async function openSync(deps: CoreDeps, caller: Caller, realPath: string, spaceRef?: string): Promise<{ root: SyncRoot; space: SpaceRow }> {
+export async function openSync(
+  deps: CoreDeps,
+  caller: Caller,
+  realPath: string,
+  spaceRef?: string,
+): Promise<{ root: SyncRoot; space: SpaceRow }> {
   const paired = await findSyncRoot(deps.db, realPath);
   if (paired) {
     const space = await resolveWritableSpace(deps, caller, paired.spaceId);
     if (spaceRef) {
       const asked = await resolveWritableSpace(deps, caller, spaceRef);
-      if (asked.id !== space.id) throw fail.conflict('space', `${realPath} is synced with @${space.slug}, not @${asked.slug}; sync it without --space (or with --space ${space.slug}), or sync another folder with @${asked.slug}`);
+      if (asked.id !== space.id)
+        throw fail.conflict(
+          'space',
+          `${realPath} is synced with @${space.slug}, not @${asked.slug}; sync it without --space (or with --space ${space.slug}), or sync another folder with @${asked.slug}`,
+        );
     }
     return { root: paired, space };
   }
@@ -109,7 +154,8 @@ export async function readFile(s: SyncSession, path: string, stamp: FileStamp): 
   // Only a file in the export form may pass the limit, by its front matter; its content is checked below.
   let skipped = 'skipped' in read ? (/the limit is \d+ bytes/.test(read.skipped) ? tooLarge : read.skipped) : undefined;
   let doc: SyncDoc | undefined;
-  if ('bytes' in read && read.bytes.length > max && !EXPORT_HEAD.test(new TextDecoder().decode(read.bytes.subarray(0, 64)))) skipped = tooLarge;
+  if ('bytes' in read && read.bytes.length > max && !EXPORT_HEAD.test(new TextDecoder().decode(read.bytes.subarray(0, 64))))
+    skipped = tooLarge;
   else if ('bytes' in read) {
     const parsed = readSyncDoc(read.bytes, path);
     if ('skipped' in parsed) skipped = parsed.skipped;

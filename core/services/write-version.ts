@@ -18,7 +18,11 @@ export interface VersionDraft {
 /** Rejects content over the configured byte limit before anything is counted or written. */
 export function checkContentSize(content: string, maxBytes: number): void {
   const bytes = new TextEncoder().encode(content).length;
-  if (bytes > maxBytes) throw fail.tooLarge('content', `is ${bytes} bytes; the limit is ${maxBytes} bytes (BINDERY_MAX_CONTENT_BYTES). Split it into several bindings.`);
+  if (bytes > maxBytes)
+    throw fail.tooLarge(
+      'content',
+      `is ${bytes} bytes; the limit is ${maxBytes} bytes (BINDERY_MAX_CONTENT_BYTES). Split it into several bindings.`,
+    );
 }
 
 /**

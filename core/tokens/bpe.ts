@@ -29,7 +29,8 @@ export function loadRanks(bpeRanks: string): Ranks {
     const offset = Number.parseInt(fields[1]!, 10);
     for (let i = 2; i < fields.length; i++) {
       const token = fields[i]!;
-      if (token.length === 0 || token.length % 4 !== 0 || !BASE64.test(token)) fail(`${where}, token ${i - 1} is not base64: ${JSON.stringify(token.slice(0, 40))}`);
+      if (token.length === 0 || token.length % 4 !== 0 || !BASE64.test(token))
+        fail(`${where}, token ${i - 1} is not base64: ${JSON.stringify(token.slice(0, 40))}`);
       const bytes = atob(token);
       if (ranks.has(bytes)) fail(`${where}, token ${i - 1} is given twice`);
       ranks.set(bytes, offset + i - 2);
@@ -42,7 +43,8 @@ export function loadRanks(bpeRanks: string): Ranks {
     if (spans[i]![0] < spans[i - 1]![1]) fail(`row ${Math.max(spans[i]![2], spans[i - 1]![2])}, rank ${spans[i]![0]} is given twice`);
   }
   if (ranks.size === 0) fail('it is empty');
-  if (spans[spans.length - 1]![1] > MAX_RANK) fail(`rank ${spans[spans.length - 1]![1] - 1} is beyond ${MAX_RANK - 1} (the heap merge packs ranks into keys)`);
+  if (spans[spans.length - 1]![1] > MAX_RANK)
+    fail(`rank ${spans[spans.length - 1]![1] - 1} is beyond ${MAX_RANK - 1} (the heap merge packs ranks into keys)`);
   for (let b = 0; b < 256; b++) {
     if (!ranks.has(String.fromCharCode(b))) fail(`the single byte 0x${b.toString(16).padStart(2, '0')} has no rank`);
   }

@@ -27,7 +27,10 @@ export interface TiktokenTables {
 
 /** Reads and checks an encoding's rank table (js-tiktoken's rank files): the slow part of a first count. */
 export async function loadTiktokenTables(encoding: TokenizerName): Promise<TiktokenTables> {
-  const data = encoding === 'cl100k_base' ? (await import('js-tiktoken/ranks/cl100k_base')).default : (await import('js-tiktoken/ranks/o200k_base')).default;
+  const data =
+    encoding === 'cl100k_base'
+      ? (await import('js-tiktoken/ranks/cl100k_base')).default
+      : (await import('js-tiktoken/ranks/o200k_base')).default;
   return { ranks: loadRanks(data.bpe_ranks), pattern: data.pat_str };
 }
 
@@ -39,7 +42,10 @@ export async function loadTiktokenTables(encoding: TokenizerName): Promise<Tikto
  * instead of js-tiktoken's O(n²). `tables` supplies the tables another way: already built (the counter
  * is ready at once) or a loader (by default they are read on the first `load()`).
  */
-export function createTiktokenCounter(encoding: TokenizerName = 'o200k_base', tables: TiktokenTables | (() => Promise<TiktokenTables>) = () => loadTiktokenTables(encoding)): TokenCounter {
+export function createTiktokenCounter(
+  encoding: TokenizerName = 'o200k_base',
+  tables: TiktokenTables | (() => Promise<TiktokenTables>) = () => loadTiktokenTables(encoding),
+): TokenCounter {
   let ranks: Ranks | undefined;
   let pattern: RegExp | undefined;
   let loading: Promise<void> | undefined;

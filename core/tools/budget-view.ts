@@ -6,6 +6,13 @@ export const budgetView = z.object({
   usedTokens: z.number(),
   remainingTokens: z.number(),
   exhausted: z.boolean(),
-  included: z.array(z.object({ id: z.string(), tier: z.enum(['passage', '0', '1', '1.5', '2']), tokens: z.number(), sections: z.array(z.string()).optional() })),
+  included: z.array(
+    z.object({
+      id: z.string(),
+      tier: z.enum(['passage', '0', '1', '1.5', '2']),
+      tokens: z.number(),
+      sections: z.array(z.string()).optional(),
+    }),
+  ),
   omitted: z.array(z.object({ id: z.string(), tokens: z.number(), reason: z.string().optional() })),
 });

@@ -9,7 +9,11 @@ import { executeTool } from './run.ts';
  * output is a type error where it is used. The same code, response cap, pages and cursors as over MCP;
  * failures are thrown as typed errors (REST statuses, web error pages).
  */
-export async function callTool<I extends z.ZodType, O extends z.ZodType>(ctx: ToolContext, tool: ToolDefinition<I, O>, args: z.input<I>): Promise<z.input<O>> {
+export async function callTool<I extends z.ZodType, O extends z.ZodType>(
+  ctx: ToolContext,
+  tool: ToolDefinition<I, O>,
+  args: z.input<I>,
+): Promise<z.input<O>> {
   await ensureStoredCountsOnce(ctx);
   if (!tool.storedTextOnly) await ctx.tokens.load();
   const { out } = await executeTool(tool, args, ctx);

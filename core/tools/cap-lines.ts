@@ -11,7 +11,11 @@ export const CAP_RESERVE = 300;
  * item left out. The first item is always kept, so paging always moves. Kept pieces carry their
  * counts; stored counts are used as they are.
  */
-export function groupsUnderCap(framing: readonly Piece[], groups: readonly (readonly Piece[])[], ctx: Pick<ToolContext, 'config' | 'tokens'>): Piece[][] {
+export function groupsUnderCap(
+  framing: readonly Piece[],
+  groups: readonly (readonly Piece[])[],
+  ctx: Pick<ToolContext, 'config' | 'tokens'>,
+): Piece[][] {
   const room = ctx.config.maxResponseTokens - CAP_RESERVE;
   const counted = (p: Piece): Piece => (p.tokens === undefined ? { ...p, tokens: ctx.tokens.count(p.text) } : p);
   let used = framing.reduce((n, p) => n + counted(p).tokens!, 0);
@@ -28,5 +32,9 @@ export function groupsUnderCap(framing: readonly Piece[], groups: readonly (read
 
 /** `groupsUnderCap` for items of one line each. */
 export function itemsUnderCap(framing: readonly Piece[], items: readonly Piece[], ctx: Pick<ToolContext, 'config' | 'tokens'>): Piece[] {
-  return groupsUnderCap(framing, items.map((i) => [i]), ctx).map((g) => g[0]!);
+  return groupsUnderCap(
+    framing,
+    items.map((i) => [i]),
+    ctx,
+  ).map((g) => g[0]!);
 }

@@ -49,7 +49,10 @@ function describe(issue: z.core.$ZodIssue, input: unknown): string {
     }
     case 'unrecognized_keys': {
       // The keys are the caller's own text: a few, shortened, so the error stays a short answer.
-      const shown = issue.keys.slice(0, 5).map((k) => `"${clip(k)}"`).join(', ');
+      const shown = issue.keys
+        .slice(0, 5)
+        .map((k) => `"${clip(k)}"`)
+        .join(', ');
       const more = issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : '';
       return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${shown}${more}`;
     }

@@ -34,7 +34,13 @@ function trim(node: unknown, output: boolean): unknown {
     if (key === 'additionalProperties' && value === false) continue;
     if (key === 'additionalProperties' && isEmptySchema(value)) continue;
     // Tiers are accepted as strings or numbers, advertised once, as strings (a model needs one spelling).
-    if (!output && key === 'enum' && Array.isArray(value) && value.some((v) => typeof v === 'string') && value.some((v) => typeof v === 'number')) {
+    if (
+      !output &&
+      key === 'enum' &&
+      Array.isArray(value) &&
+      value.some((v) => typeof v === 'string') &&
+      value.some((v) => typeof v === 'number')
+    ) {
       out.enum = value.filter((v) => typeof v === 'string');
       continue;
     }

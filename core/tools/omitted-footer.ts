@@ -67,18 +67,27 @@ export function listingFooter(rows: readonly FooterRow[], tier: Tier, tokens: To
     countTokens,
     exact(plan, omitted) {
       if (perCount || omitted === 0 || plan.named === omitted) return true;
-      return plan.named === 0 ? tokens.count(countLine(omitted)) === countTokens(omitted) : tokens.count(moreLine(omitted - plan.named)) === moreTokens(omitted - plan.named);
+      return plan.named === 0
+        ? tokens.count(countLine(omitted)) === countTokens(omitted)
+        : tokens.count(moreLine(omitted - plan.named)) === moreTokens(omitted - plan.named);
     },
   };
 }
 
 /** The footer's pieces for the omitted rows (indices into `rows`, ascending) as `plan` chose it, with their counts. */
-export function footerPieces(rows: readonly FooterRow[], omitted: readonly number[], plan: FooterPlan, tier: Tier, footer: FooterCosts): Piece[] {
+export function footerPieces(
+  rows: readonly FooterRow[],
+  omitted: readonly number[],
+  plan: FooterPlan,
+  tier: Tier,
+  footer: FooterCosts,
+): Piece[] {
   const m = omitted.length;
   if (m === 0) return [];
   if (plan.named === 0) return [{ text: countLine(m), tokens: footer.countTokens(m) }];
   const pieces: Piece[] = [{ text: FOOTER_HEAD, tokens: footer.baseTokens }];
-  for (const i of omitted.slice(0, plan.named)) pieces.push({ text: omitLine(rows[i]!.id, rows[i]!.tokens, tier), tokens: footer.lineTokens(i) });
+  for (const i of omitted.slice(0, plan.named))
+    pieces.push({ text: omitLine(rows[i]!.id, rows[i]!.tokens, tier), tokens: footer.lineTokens(i) });
   if (plan.named < m) pieces.push({ text: moreLine(m - plan.named), tokens: footer.moreTokens(m - plan.named) });
   return pieces;
 }

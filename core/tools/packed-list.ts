@@ -86,10 +86,16 @@ export const MIN_BUDGET_TOKENS = 50;
 export function checkBudget(maxTokens: number | undefined, ctx: ToolContext): void {
   if (maxTokens === undefined) return;
   if (maxTokens < MIN_BUDGET_TOKENS) {
-    throw fail.invalid('maxTokens', `is ${maxTokens} but must be at least ${MIN_BUDGET_TOKENS} tokens (the smallest answer that can name what it left out)`);
+    throw fail.invalid(
+      'maxTokens',
+      `is ${maxTokens} but must be at least ${MIN_BUDGET_TOKENS} tokens (the smallest answer that can name what it left out)`,
+    );
   }
   if (maxTokens > ctx.config.maxResponseTokens) {
-    throw fail.invalid('maxTokens', `is ${maxTokens} but must be at most ${ctx.config.maxResponseTokens} (the response cap, BINDERY_MAX_RESPONSE_TOKENS)`);
+    throw fail.invalid(
+      'maxTokens',
+      `is ${maxTokens} but must be at most ${ctx.config.maxResponseTokens} (the response cap, BINDERY_MAX_RESPONSE_TOKENS)`,
+    );
   }
 }
 
@@ -104,7 +110,12 @@ type Framing = { header: Piece[]; trailer: Piece[] };
 function rowCosts(req: ListingRequest): TierCosts[] {
   return req.rows.map((r, i) => {
     const extra = req.extras?.[i]?.piece.tokens ?? 0;
-    return { '0': tierCost(r, '0') + extra, '1': tierCost(r, '1') + extra, '1.5': tierCost(r, '1.5') + extra, '2': tierCost(r, '2') + extra };
+    return {
+      '0': tierCost(r, '0') + extra,
+      '1': tierCost(r, '1') + extra,
+      '1.5': tierCost(r, '1.5') + extra,
+      '2': tierCost(r, '2') + extra,
+    };
   });
 }
 
@@ -129,7 +140,10 @@ interface Choice {
  */
 function chooseTiers(req: ListingRequest, ctx: ToolContext, costs: TierCosts[], budget: number, budgeted: boolean): Choice {
   const footerRows = omittedPrices(req);
-  const framings: Framing[] = [{ header: req.header, trailer: req.trailer ?? [] }, ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : [])].map((f) => ({
+  const framings: Framing[] = [
+    { header: req.header, trailer: req.trailer ?? [] },
+    ...(budgeted && req.compact ? [{ trailer: [], ...req.compact }] : []),
+  ].map((f) => ({
     header: counted(f.header, ctx),
     trailer: counted(f.trailer, ctx),
   }));
@@ -163,22 +177,44 @@ function chooseTiers(req: ListingRequest, ctx: ToolContext, costs: TierCosts[], 
     const first = pack({ ...input, headerTokens: result.totalTokens, footer: NO_FOOTER, items: input.items.slice(0, 1), fallback: true });
     if (first.chosen[0]) {
       result = { ...first, chosen: [first.chosen[0], ...req.rows.slice(1).map(() => null)] };
-      notes.push(...counted([line(`${req.rows[0]!.bindingId} is too long for tier ${req.tier} in a list; shown at tier ${first.chosen[0]}. get_binding reads it in pages.`)], ctx));
+      notes.push(
+        ...counted(
+          [
+            line(
+              `${req.rows[0]!.bindingId} is too long for tier ${req.tier} in a list; shown at tier ${first.chosen[0]}. get_binding reads it in pages.`,
+            ),
+          ],
+          ctx,
+        ),
+      );
     }
   }
   if (!result.fits) {
-    throw fail.invalid('maxTokens', `is ${budget} but even an answer that leaves every item out needs ${result.totalTokens} tokens here; raise it to at least ${result.totalTokens}`);
+    throw fail.invalid(
+      'maxTokens',
+      `is ${budget} but even an answer that leaves every item out needs ${result.totalTokens} tokens here; raise it to at least ${result.totalTokens}`,
+    );
   }
   return { result, framing, footer, notes };
 }
 
 /** Rendering: the chosen rows' pieces and views (content and sections read only where shown), the footer and the report. */
-async function renderListing(req: ListingRequest, ctx: ToolContext, costs: TierCosts[], choice: Choice, budget: number, budgeted: boolean): Promise<PackedListing> {
+async function renderListing(
+  req: ListingRequest,
+  ctx: ToolContext,
+  costs: TierCosts[],
+  choice: Choice,
+  budget: number,
+  budgeted: boolean,
+): Promise<PackedListing> {
   const { result, framing, footer, notes } = choice;
   const missing = req.rows.filter((r, i) => result.chosen[i] === '2' && r.content === undefined).map((r) => r.versionId);
   const contents = await contentsByVersionId(ctx.db, missing);
   // Sections only for the rows shown at tier 1.5 (their outline); lists at other tiers never read them.
-  await loadSections(ctx, req.rows.filter((_, i) => result.chosen[i] === '1.5'));
+  await loadSections(
+    ctx,
+    req.rows.filter((_, i) => result.chosen[i] === '1.5'),
+  );
   const pieces: Piece[] = [...framing.header];
   const views: BindingView[] = [];
   const included: PackedItem[] = [];
@@ -198,7 +234,16 @@ async function renderListing(req: ListingRequest, ctx: ToolContext, costs: TierC
     included.push({ id: row.bindingId, tier, tokens: costs[i]![tier] });
   });
   pieces.push(...framing.trailer, ...notes);
-  if (footer) pieces.push(...footerPieces(footerRows, omitted.map((o) => o.index), result.footer, req.priceTier ?? req.tier, footer));
+  if (footer)
+    pieces.push(
+      ...footerPieces(
+        footerRows,
+        omitted.map((o) => o.index),
+        result.footer,
+        req.priceTier ?? req.tier,
+        footer,
+      ),
+    );
   const omittedOut = omitted.map(({ id, tokens }) => ({ id, tokens }));
   const used = result.totalTokens + notes.reduce((n, p) => n + p.tokens!, 0);
   return {
@@ -209,7 +254,14 @@ async function renderListing(req: ListingRequest, ctx: ToolContext, costs: TierC
     omitted: omittedOut,
     totalTokens: used,
     budget: budgeted
-      ? { maxTokens: budget, usedTokens: used, remainingTokens: budget - used, exhausted: omitted.length > 0, included, omitted: omittedOut }
+      ? {
+          maxTokens: budget,
+          usedTokens: used,
+          remainingTokens: budget - used,
+          exhausted: omitted.length > 0,
+          included,
+          omitted: omittedOut,
+        }
       : undefined,
   };
 }
@@ -254,7 +306,10 @@ export async function pagedListing(
     const first = req.rows[0];
     if (first && listing.included.length === 0) {
       // Only a cap smaller than one card gets here; an empty page with the same cursor would loop.
-      throw fail.tooLarge('response', `binding ${first.bindingId} alone is ${tierCost(first, req.tier)} tokens at tier ${req.tier}, over the ${ctx.config.maxResponseTokens}-token response cap (BINDERY_MAX_RESPONSE_TOKENS); ask for tier "1" or raise the cap`);
+      throw fail.tooLarge(
+        'response',
+        `binding ${first.bindingId} alone is ${tierCost(first, req.tier)} tokens at tier ${req.tier}, over the ${ctx.config.maxResponseTokens}-token response cap (BINDERY_MAX_RESPONSE_TOKENS); ask for tier "1" or raise the cap`,
+      );
     }
     pagination = await paginate(ctx.db, req.scope, req.offset, listing.included.length, req.total);
     if (pagination.hasMore) pieces.push(more(pagination.nextCursor));

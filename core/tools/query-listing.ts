@@ -66,7 +66,10 @@ interface Candidate {
 export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<QueryListing> {
   await freshCounts(ctx, req.rows);
   await loadSections(ctx, req.rows);
-  const contents = await contentsByVersionId(ctx.db, req.rows.filter((r) => r.content === undefined).map((r) => r.versionId));
+  const contents = await contentsByVersionId(
+    ctx.db,
+    req.rows.filter((r) => r.content === undefined).map((r) => r.versionId),
+  );
   const content = (r: BindingVersionRow) => r.content ?? contents.get(r.versionId) ?? '';
   await ctx.tokens.load();
   const count = (p: Piece) => p.tokens ?? ctx.tokens.count(p.text);
@@ -76,11 +79,24 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
   const terms = queryTerms(req.query);
   const indexes = req.rows.map((r) => loadedSections(r));
   const texts = req.rows.flatMap((r, k) =>
-    indexes[k]!.sections.map((s, i) => ({ row: k, i, heading: s.heading, path: sectionPath(indexes[k]!.sections, i), text: sectionBody(content(r), s), body: content(r).slice(s.start, s.end), tokens: s.tokens })),
+    indexes[k]!.sections.map((s, i) => ({
+      row: k,
+      i,
+      heading: s.heading,
+      path: sectionPath(indexes[k]!.sections, i),
+      text: sectionBody(content(r), s),
+      body: content(r).slice(s.start, s.end),
+      tokens: s.tokens,
+    })),
   );
   // Ranked with the same scorer as search's match, over the sections of every item at once.
-  const scores = scoreSections(terms, texts.map((t) => ({ heading: t.heading, path: t.path, body: t.text })));
-  const candidates: Candidate[] = texts.map((t, j) => ({ row: t.row, i: t.i, body: t.body, tokens: t.tokens, score: scores[j]! })).filter((c) => c.score > 0);
+  const scores = scoreSections(
+    terms,
+    texts.map((t) => ({ heading: t.heading, path: t.path, body: t.text })),
+  );
+  const candidates: Candidate[] = texts
+    .map((t, j) => ({ row: t.row, i: t.i, body: t.body, tokens: t.tokens, score: scores[j]! }))
+    .filter((c) => c.score > 0);
   candidates.sort((a, b) => b.score - a.score || a.row - b.row || a.i - b.i);
   const best = new Map<number, Candidate>();
   for (const c of candidates) if (!best.has(c.row)) best.set(c.row, c);
@@ -132,7 +148,10 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
   }
   if (!p.fits) {
     const need = p.fixed + p.noteTokens();
-    throw fail.invalid('maxTokens', `is ${budget} but even an answer that leaves every item out needs ${need} tokens here; raise it to at least ${need}`);
+    throw fail.invalid(
+      'maxTokens',
+      `is ${budget} but even an answer that leaves every item out needs ${need} tokens here; raise it to at least ${need}`,
+    );
   }
   // The best section does not fit whole: its best part, cut to the budget, comes before any lesser section.
   const top = candidates[0];
@@ -175,11 +194,25 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
     const row = req.rows[k]!;
     const index = indexes[k]!;
     pieces.push({ text: itemLine(row), tokens: itemTokens[k] });
-    for (const c of shown[k]!) pieces.push(c.cut ? { text: c.cut.block, tokens: c.cut.tokens } : { text: renderSection(index.sections, c.i, c.body, row.fence), tokens: c.tokens });
+    for (const c of shown[k]!)
+      pieces.push(
+        c.cut
+          ? { text: c.cut.block, tokens: c.cut.tokens }
+          : { text: renderSection(index.sections, c.i, c.body, row.fence), tokens: c.tokens },
+      );
     const sections = shown[k]!.map((c) => {
       const s = index.sections[c.i]!;
-      const cut = c.cut ? { content: c.cut.text, cut: { tokens: c.cut.tokens, restTokens: Math.max(0, s.tokens - c.cut.tokens) } } : { content: c.body };
-      return { id: s.id, heading: s.heading, path: sectionPath(index.sections, c.i), tokens: s.tokens, ...cut, score: Math.round(c.score * 1000) / 1000 };
+      const cut = c.cut
+        ? { content: c.cut.text, cut: { tokens: c.cut.tokens, restTokens: Math.max(0, s.tokens - c.cut.tokens) } }
+        : { content: c.body };
+      return {
+        id: s.id,
+        heading: s.heading,
+        path: sectionPath(index.sections, c.i),
+        tokens: s.tokens,
+        ...cut,
+        score: Math.round(c.score * 1000) / 1000,
+      };
     });
     views[k] = { ...(tierObject(facts(row), '1', ctx.config.publicUrl) as BindingView), sections };
     const shownTokens = shown[k]!.reduce((n, c) => n + (c.cut ? c.cut.tokens : c.tokens), 0);
@@ -187,7 +220,11 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
   }
   pieces.push(...tail);
   const left = p.leftOut();
-  const omitted: OmittedItem[] = left.map((k) => ({ id: req.rows[k]!.bindingId, tokens: best.has(k) ? itemTokens[k]! + best.get(k)!.tokens : 0, reason: reason(k) }));
+  const omitted: OmittedItem[] = left.map((k) => ({
+    id: req.rows[k]!.bindingId,
+    tokens: best.has(k) ? itemTokens[k]! + best.get(k)!.tokens : 0,
+    reason: reason(k),
+  }));
   if (left.length && p.compact) pieces.push(line(countLine(left.length)));
   else if (left.length) {
     pieces.push(line(NOT_SHOWN_HEAD));
@@ -199,6 +236,15 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
   return {
     pieces,
     views,
-    budget: budgeted ? { maxTokens: budget, usedTokens: used, remainingTokens: budget - used, exhausted: cutShown || left.some((k) => best.has(k)), included, omitted } : undefined,
+    budget: budgeted
+      ? {
+          maxTokens: budget,
+          usedTokens: used,
+          remainingTokens: budget - used,
+          exhausted: cutShown || left.some((k) => best.has(k)),
+          included,
+          omitted,
+        }
+      : undefined,
   };
 }

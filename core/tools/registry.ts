@@ -106,7 +106,6 @@ export const TOOLS = {
   invoke_tool: invokeToolTool,
 } as const;
 
-
 /** A registry over a list of tools (the default is all of them). */
 export function createRegistry(tools: readonly AnyTool[] = ALL_TOOLS): ToolRegistry {
   const byName = new Map(tools.map((t) => [t.name, t]));

@@ -38,12 +38,20 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
     };
   } catch (err) {
     // A cancelled call is not a failure to log; its result is dropped by the SDK, unsent.
-    if (ctx.signal?.aborted) return { content: [{ type: 'text', text: 'Request cancelled.' }], isError: true, _meta: { context: { response: { tokens: 0 } } } };
+    if (ctx.signal?.aborted)
+      return { content: [{ type: 'text', text: 'Request cancelled.' }], isError: true, _meta: { context: { response: { tokens: 0 } } } };
     code = err instanceof BinderyError ? err.code : 'INTERNAL';
     result = await errorResult(err, ctx);
   }
   const tokens = (result._meta as { context: { response: { tokens: number } } }).context.response.tokens;
-  observe?.(tool.name, { tokens, dataTokens: result.isError ? 0 : dataTokens, isError: !!result.isError, ms: ctx.now() - started, code, omitted });
+  observe?.(tool.name, {
+    tokens,
+    dataTokens: result.isError ? 0 : dataTokens,
+    isError: !!result.isError,
+    ms: ctx.now() - started,
+    code,
+    omitted,
+  });
   return result;
 }
 
@@ -52,7 +60,11 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext, ob
  * what runTool does before shaping a result, and what REST runs to answer with the structured data.
  * Failures are thrown as the typed errors the one mapper turns into results (or HTTP statuses).
  */
-export async function executeTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<{ out: ToolOutput<unknown>; text: string; tokens: number }> {
+export async function executeTool(
+  tool: AnyTool,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<{ out: ToolOutput<unknown>; text: string; tokens: number }> {
   ctx.signal?.throwIfAborted();
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
@@ -70,11 +82,17 @@ export async function executeTool(tool: AnyTool, args: unknown, ctx: ToolContext
 }
 
 /** The text of `pieces` and its exact tokens; a text over the response cap is a TOO_LARGE error. */
-export async function cappedText(pieces: readonly Piece[], ctx: Pick<ToolContext, 'tokens' | 'config'>): Promise<{ text: string; tokens: number }> {
+export async function cappedText(
+  pieces: readonly Piece[],
+  ctx: Pick<ToolContext, 'tokens' | 'config'>,
+): Promise<{ text: string; tokens: number }> {
   if (pieces.some((p) => p.tokens === undefined)) await ctx.tokens.load();
   const joined = joinPieces(pieces, ctx.tokens);
   if (joined.tokens > ctx.config.maxResponseTokens) {
-    throw fail.tooLarge('response', `would be ${joined.tokens} tokens, over the ${ctx.config.maxResponseTokens}-token cap; ask for a lower tier, a smaller limit or a maxTokens budget`);
+    throw fail.tooLarge(
+      'response',
+      `would be ${joined.tokens} tokens, over the ${ctx.config.maxResponseTokens}-token cap; ask for a lower tier, a smaller limit or a maxTokens budget`,
+    );
   }
   return joined;
 }

@@ -11,34 +11,39 @@ export { content, keyPoints, name, summary, text };
  * numbers); handlers always see the string. The listed schema is one `enum` of both spellings.
  */
 export const tierField = z
-  .literal(['0', '1', '1.5', '2', 0, 1, 1.5, 2], { message: 'must be "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)' })
+  .literal(['0', '1', '1.5', '2', 0, 1, 1.5, 2], {
+    message: 'must be "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)',
+  })
   .transform((t) => String(t) as Tier);
 /** A tier with what each costs said once (tools whose own description does not say it). */
 export const tierSchema = tierField.describe('"0" one line, "1" summary, "1.5" + preview and outline, "2" full');
 
 export const idOf = (prefix: string, what: string) =>
-  z
-    .string()
-    .regex(new RegExp(`^${idPattern(prefix)}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
+  z.string().regex(new RegExp(`^${idPattern(prefix)}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
 
 export const bindingId = () => idOf('bnd', 'binding');
 export const setId = () => idOf('set', 'set');
 
-export const spaceRef = () =>
-  z
-    .string()
-    .min(1)
-    .max(80)
-    .describe('space id (spc_…), slug, or @slug; default: your personal space');
+export const spaceRef = () => z.string().min(1).max(80).describe('space id (spc_…), slug, or @slug; default: your personal space');
 
 export const limitSchema = (max: number, def: number) =>
-  z.number().int({ message: 'must be a whole number' }).min(1, { message: `must be from 1 to ${max}` }).max(max, { message: `must be from 1 to ${max}` }).default(def);
+  z
+    .number()
+    .int({ message: 'must be a whole number' })
+    .min(1, { message: `must be from 1 to ${max}` })
+    .max(max, { message: `must be from 1 to ${max}` })
+    .default(def);
 
-export const sectionIdField = () => z.string().min(1, { message: 'must be a section id' }).max(80, { message: 'must be at most 80 characters' });
+export const sectionIdField = () =>
+  z.string().min(1, { message: 'must be a section id' }).max(80, { message: 'must be at most 80 characters' });
 export const sectionIdSchema = () => sectionIdField().describe('section id from the outline; tier is then ignored');
 
 export const querySchema = () =>
-  text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }).describe('show items by their sections matching this, best first');
+  text()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(500, { message: 'must be at most 500 characters' })
+    .describe('show items by their sections matching this, best first');
 
 export const cursorSchema = () => z.string().max(2000);
 

@@ -81,5 +81,8 @@ export function bindingMeta(row: BindingVersionRow, ctx: ToolContext): ContextMe
 export function writeAnswer(row: BindingVersionRow, note: string, ctx: ToolContext): { pieces: Piece[]; view: BindingView } {
   const card = bindingAt(row, '1', ctx);
   if (row.headBlockTokens + 200 <= ctx.config.maxResponseTokens) return { pieces: [line(note), ...card.pieces], view: card.view };
-  return { pieces: [line(`${note} Its tier-1 card (${row.headBlockTokens} tokens) is over the response cap, so it is not shown.`)], view: card.view };
+  return {
+    pieces: [line(`${note} Its tier-1 card (${row.headBlockTokens} tokens) is over the response cap, so it is not shown.`)],
+    view: card.view,
+  };
 }

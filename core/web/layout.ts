@@ -33,7 +33,12 @@ export function csrfField(user: WebUser): Html {
 }
 
 /** A one-button POST form (delete, revoke, sign out…): state changes are never links. */
-export function postButton(user: WebUser, action: string, label: string, opts: { cls?: string; fields?: Record<string, string | number> } = {}): Html {
+export function postButton(
+  user: WebUser,
+  action: string,
+  label: string,
+  opts: { cls?: string; fields?: Record<string, string | number> } = {},
+): Html {
   const fields = Object.entries(opts.fields ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${String(v)}">`);
   return html`<form method="post" action="${action}" class="inline">${csrfField(user)}${fields}<button type="submit" class="${opts.cls ?? ''}">${label}</button></form>`;
 }

@@ -79,7 +79,10 @@ function* diffSteps(aText: string, bText: string, opts: DiffOptions): Generator<
   // Interning is linear but not free on a megabyte: it pauses too, every INTERN_CHUNK lines.
   const A = new Int32Array(a.length);
   const B = new Int32Array(b.length);
-  for (const [lines, ints] of [[a, A], [b, B]] as const) {
+  for (const [lines, ints] of [
+    [a, A],
+    [b, B],
+  ] as const) {
     for (let i = 0; i < lines.length; i++) {
       ints[i] = intern(lines[i]!);
       if (i % INTERN_CHUNK === INTERN_CHUNK - 1) yield;

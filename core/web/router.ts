@@ -24,11 +24,16 @@ import { spaceRoutes } from './pages/spaces.ts';
 /** What a page handler gets. */
 const ROUTES: WebRoute[] = [...authRoutes, ...listRoutes, ...bindingRoutes, ...editRoutes, ...setRoutes, ...shareRoutes, ...spaceRoutes];
 
-const WEB_PATH = /^\/(?:$|login\/[^/]+$|logout$|new$|trash$|web\/app\.(?:css|js)$|favicon\.(?:ico|svg)$|(?:spaces|sets|shares|b|comments)(?:\/|$))/;
+const WEB_PATH =
+  /^\/(?:$|login\/[^/]+$|logout$|new$|trash$|web\/app\.(?:css|js)$|favicon\.(?:ico|svg)$|(?:spaces|sets|shares|b|comments)(?:\/|$))/;
 
 /** A route's metrics label, read off its pattern: `^/b/(bnd_…)/diff$` → `/b/:id/diff` (every group is an id or a secret). */
 function routeLabel(pattern: RegExp): string {
-  return pattern.source.replace(/^\^/, '').replace(/\$$/, '').replace(/\((?:[^()\\]|\\.)*\)/g, ':id').replace(/\\\//g, '/');
+  return pattern.source
+    .replace(/^\^/, '')
+    .replace(/\$$/, '')
+    .replace(/\((?:[^()\\]|\\.)*\)/g, ':id')
+    .replace(/\\\//g, '/');
 }
 
 const ASSETS = ['/web/app.css', '/web/app.js'];
@@ -46,7 +51,9 @@ export function isWebPath(path: string): boolean {
 }
 
 const asset = (body: string, type: string) =>
-  new Response(body, { headers: { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' } });
+  new Response(body, {
+    headers: { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
+  });
 
 /** Serves one web-app request. */
 export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Response> {
@@ -75,11 +82,19 @@ export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Re
   let form = new URLSearchParams();
   if (method === 'POST') {
     const read = await readBodyLimited(request, deps.config.http.maxBodyBytes);
-    if (!read.ok) return page(layout('Too large', user, html`<h1>Too large</h1><p>The form was over the size limit.</p>`), read.tooLarge ? 413 : 400);
+    if (!read.ok)
+      return page(layout('Too large', user, html`<h1>Too large</h1><p>The form was over the size limit.</p>`), read.tooLarge ? 413 : 400);
     form = new URLSearchParams(read.text);
     // Sign-in pages check their own Origin; every other form needs the session's CSRF secret too.
     if (user && !route.public && !csrfOk(deps, request, user, form.get(CSRF_FIELD))) {
-      return page(layout('Refused', user, html`<h1>Refused</h1><p>This form was not sent from a page of this site (or the page is stale). Go back, reload and try again.</p>`), 403);
+      return page(
+        layout(
+          'Refused',
+          user,
+          html`<h1>Refused</h1><p>This form was not sent from a page of this site (or the page is stale). Go back, reload and try again.</p>`,
+        ),
+        403,
+      );
     }
   }
   const core: CoreDeps = { ...deps, now: clockOf(deps) };
@@ -101,5 +116,12 @@ export function errorPage(ctx: WebContext, err: unknown): Response {
   if (err.code === 'NOT_FOUND' && err.field !== 'user') return notFound(ctx.user);
   // A NOT_FOUND still here names a form field (an unknown user to share with): the form's input was bad.
   const status = err.code === 'NOT_FOUND' ? 400 : HTTP_STATUS[err.code];
-  return page(layout('Cannot do that', ctx.user, html`<h1>Cannot do that</h1><p class="error" role="alert">${err.message}</p><p><a href="/">Back to your bindings</a></p>`), status);
+  return page(
+    layout(
+      'Cannot do that',
+      ctx.user,
+      html`<h1>Cannot do that</h1><p class="error" role="alert">${err.message}</p><p><a href="/">Back to your bindings</a></p>`,
+    ),
+    status,
+  );
 }

@@ -15,7 +15,23 @@
 export const DUMP_FORMAT = 1;
 
 /** Tables written, parents first. Everything a person or a client made, and the secrets' hashes; the sync state too (which folder pairs with which space, and what each file held when last in step), so a moved database keeps syncing without a conflict or a duplicate. */
-export const DUMP_TABLES = ['users', 'spaces', 'bindings', 'versions', 'binding_vectors', 'sets', 'set_items', 'shares', 'comments', 'help_topics', 'api_keys', 'settings', 'oauth_clients', 'sync_roots', 'sync_files'] as const;
+export const DUMP_TABLES = [
+  'users',
+  'spaces',
+  'bindings',
+  'versions',
+  'binding_vectors',
+  'sets',
+  'set_items',
+  'shares',
+  'comments',
+  'help_topics',
+  'api_keys',
+  'settings',
+  'oauth_clients',
+  'sync_roots',
+  'sync_files',
+] as const;
 
 /**
  * Live sign-ins, written only with `--with-sessions`: web sessions, one-time login links, OAuth codes
@@ -60,7 +76,13 @@ export type DumpValue = string | number | null | { blob: string };
 
 /** True for a JSON value that is a dumped blob. */
 export function isBlobValue(v: unknown): v is { blob: string } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { blob?: unknown }).blob === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.keys(v).length === 1 &&
+    typeof (v as { blob?: unknown }).blob === 'string'
+  );
 }
 
 /** A dumped blob's bytes. */

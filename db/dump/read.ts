@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { DUMP_FORMAT, DUMP_TABLES, DumpError, isBlobValue, SESSION_TABLES, type DumpHeader, type DumpTrailer, type DumpValue } from './format.ts';
+import {
+  DUMP_FORMAT,
+  DUMP_TABLES,
+  DumpError,
+  isBlobValue,
+  SESSION_TABLES,
+  type DumpHeader,
+  type DumpTrailer,
+  type DumpValue,
+} from './format.ts';
 import { rowProblem, type RowCheck } from './validate.ts';
 
 export type DumpEvent =
@@ -37,7 +46,11 @@ const ROWS_PER_EVENT = 200;
  * migration tags this Bindery has; a dump of a later schema is refused at the header. Every row is
  * checked against the schema's column types and `check` (a DumpError names its line, table and field).
  */
-export async function* readDump(lines: AsyncIterable<string>, knownSchemas: readonly string[], check?: RowCheck): AsyncGenerator<DumpEvent> {
+export async function* readDump(
+  lines: AsyncIterable<string>,
+  knownSchemas: readonly string[],
+  check?: RowCheck,
+): AsyncGenerator<DumpEvent> {
   const hash = createHash('sha256');
   const order = [...DUMP_TABLES, ...SESSION_TABLES] as readonly string[];
   const counts: Record<string, number> = {};
@@ -62,7 +75,11 @@ export async function* readDump(lines: AsyncIterable<string>, knownSchemas: read
     try {
       value = JSON.parse(line);
     } catch {
-      throw new DumpError(lineNo === 1 ? 'not a Bindery dump (the first line is not a JSON header)' : `corrupt dump: line ${lineNo} is not valid JSON (truncated or damaged file)`);
+      throw new DumpError(
+        lineNo === 1
+          ? 'not a Bindery dump (the first line is not a JSON header)'
+          : `corrupt dump: line ${lineNo} is not valid JSON (truncated or damaged file)`,
+      );
     }
     if (lineNo === 1) {
       header = checkHeader(value, knownSchemas);
@@ -72,11 +89,19 @@ export async function* readDump(lines: AsyncIterable<string>, knownSchemas: read
     }
     if (Array.isArray(value)) {
       if (!table) throw new DumpError(`corrupt dump: a row before any table (line ${lineNo})`);
-      if (value.length !== table.columns.length || !value.every((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || isBlobValue(v))) {
-        throw new DumpError(`corrupt dump: line ${lineNo} is not a row of ${table.name} (${table.columns.length} text, number, blob or null values)`);
+      if (
+        value.length !== table.columns.length ||
+        !value.every((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || isBlobValue(v))
+      ) {
+        throw new DumpError(
+          `corrupt dump: line ${lineNo} is not a row of ${table.name} (${table.columns.length} text, number, blob or null values)`,
+        );
       }
       const problem = rowProblem(table.name, table.columns, value as DumpValue[], check);
-      if (problem) throw new DumpError(`bad value at line ${lineNo} (${table.name} row ${counts[table.name]! + 1}): ${table.name}.${problem.field} ${problem.rule}`);
+      if (problem)
+        throw new DumpError(
+          `bad value at line ${lineNo} (${table.name} row ${counts[table.name]! + 1}): ${table.name}.${problem.field} ${problem.rule}`,
+        );
       hash.update(`${line}\n`);
       counts[table.name]!++;
       pending.push(value as DumpValue[]);
@@ -86,8 +111,10 @@ export async function* readDump(lines: AsyncIterable<string>, knownSchemas: read
     const obj = value as Record<string, unknown>;
     if (obj && typeof obj.table === 'string') {
       const index = order.indexOf(obj.table);
-      if (index < 0 || (table && index <= table.index)) throw new DumpError(`corrupt dump: unexpected table "${obj.table}" at line ${lineNo}`);
-      if (!Array.isArray(obj.columns) || !obj.columns.length || !obj.columns.every((c) => typeof c === 'string')) throw new DumpError(`corrupt dump: table ${obj.table} without its column list (line ${lineNo})`);
+      if (index < 0 || (table && index <= table.index))
+        throw new DumpError(`corrupt dump: unexpected table "${obj.table}" at line ${lineNo}`);
+      if (!Array.isArray(obj.columns) || !obj.columns.length || !obj.columns.every((c) => typeof c === 'string'))
+        throw new DumpError(`corrupt dump: table ${obj.table} without its column list (line ${lineNo})`);
       const ev = flush();
       if (ev) yield ev;
       hash.update(`${line}\n`);
@@ -107,7 +134,8 @@ export async function* readDump(lines: AsyncIterable<string>, knownSchemas: read
   if (JSON.stringify(trailer.rows) !== JSON.stringify(counts)) {
     throw new DumpError(`corrupt dump: the trailer counts ${JSON.stringify(trailer.rows)} but the file holds ${JSON.stringify(counts)}`);
   }
-  if (trailer.sha256 !== hash.digest('hex')) throw new DumpError('corrupt dump: its SHA-256 does not match the trailer (the file was changed or damaged)');
+  if (trailer.sha256 !== hash.digest('hex'))
+    throw new DumpError('corrupt dump: its SHA-256 does not match the trailer (the file was changed or damaged)');
   const ev = flush();
   if (ev) yield ev;
   yield { kind: 'end', trailer };
@@ -115,8 +143,15 @@ export async function* readDump(lines: AsyncIterable<string>, knownSchemas: read
 
 function checkHeader(value: unknown, knownSchemas: readonly string[]): DumpHeader {
   const h = value as Partial<DumpHeader> | null;
-  if (!h || h.bindery !== 'dump' || typeof h.format !== 'number' || typeof h.schema !== 'string') throw new DumpError('not a Bindery dump (no bindery dump header)');
-  if (h.format > DUMP_FORMAT) throw new DumpError(`the dump is format ${h.format}, written by a newer Bindery; this one reads format ${DUMP_FORMAT} and earlier: upgrade Bindery to restore it`);
-  if (!knownSchemas.includes(h.schema)) throw new DumpError(`the dump's schema ${h.schema} is newer than this Bindery's (${knownSchemas[knownSchemas.length - 1]}): upgrade Bindery to restore it`);
+  if (!h || h.bindery !== 'dump' || typeof h.format !== 'number' || typeof h.schema !== 'string')
+    throw new DumpError('not a Bindery dump (no bindery dump header)');
+  if (h.format > DUMP_FORMAT)
+    throw new DumpError(
+      `the dump is format ${h.format}, written by a newer Bindery; this one reads format ${DUMP_FORMAT} and earlier: upgrade Bindery to restore it`,
+    );
+  if (!knownSchemas.includes(h.schema))
+    throw new DumpError(
+      `the dump's schema ${h.schema} is newer than this Bindery's (${knownSchemas[knownSchemas.length - 1]}): upgrade Bindery to restore it`,
+    );
   return h as DumpHeader;
 }

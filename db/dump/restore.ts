@@ -27,7 +27,21 @@ export interface RestoreResult {
 
 const TAGS = migrations.map((m) => m.tag);
 /** Tables that must be empty for a restore; help topics may hold only the bundled seed. */
-const MUST_BE_EMPTY = ['users', 'spaces', 'bindings', 'versions', 'sets', 'set_items', 'shares', 'comments', 'api_keys', 'oauth_clients', 'sync_roots', 'sync_files', ...SESSION_TABLES];
+const MUST_BE_EMPTY = [
+  'users',
+  'spaces',
+  'bindings',
+  'versions',
+  'sets',
+  'set_items',
+  'shares',
+  'comments',
+  'api_keys',
+  'oauth_clients',
+  'sync_roots',
+  'sync_files',
+  ...SESSION_TABLES,
+];
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
@@ -37,10 +51,15 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * the search index is rebuilt from them. Stored token counts are restored as dumped (with the key
  * they were counted for): the caller brings them to its configuration (`ensureCountsCurrent`).
  */
-export async function restoreDump(database: Database, open: () => AsyncIterable<string>, opts: RestoreOptions = {}): Promise<RestoreResult> {
+export async function restoreDump(
+  database: Database,
+  open: () => AsyncIterable<string>,
+  opts: RestoreOptions = {},
+): Promise<RestoreResult> {
   if (opts.verifyFirst) {
     let total = 0;
-    for await (const ev of readDump(open(), TAGS, opts.checkRow)) if (ev.kind === 'end') total = Object.values(ev.trailer.rows).reduce((a, b) => a + b, 0);
+    for await (const ev of readDump(open(), TAGS, opts.checkRow))
+      if (ev.kind === 'end') total = Object.values(ev.trailer.rows).reduce((a, b) => a + b, 0);
     opts.progress?.total?.(total);
   }
   // The stream is opened once more (a file) or only now (stdin, which cannot be opened twice), and
@@ -58,7 +77,11 @@ export async function restoreDump(database: Database, open: () => AsyncIterable<
   let rows: Record<string, number> = {};
   try {
     // A fresh database holds the seeded help topics and the index-built marker: the dump's own replace them.
-    await tx.batch([`DELETE FROM help_topics`, `DELETE FROM bindings_fts`, { sql: `DELETE FROM settings WHERE key IN (${DERIVED_SETTINGS.map(() => '?').join(', ')})`, args: DERIVED_SETTINGS }]);
+    await tx.batch([
+      `DELETE FROM help_topics`,
+      `DELETE FROM bindings_fts`,
+      { sql: `DELETE FROM settings WHERE key IN (${DERIVED_SETTINGS.map(() => '?').join(', ')})`, args: DERIVED_SETTINGS },
+    ]);
     let done = 0;
     let insert = '';
     for await (const ev of events) {
@@ -82,7 +105,9 @@ export async function restoreDump(database: Database, open: () => AsyncIterable<
     // Every row was checked, so this is not the dump's data (a full disk, a lost connection): the rows
     // go again, so the database is left empty and restorable, never half-usable.
     await emptyRestored(database.client).catch(() => {});
-    throw new DumpError(`the search index could not be built (${err instanceof Error ? err.message : String(err)}); the restored rows were removed, the database is empty: restore again`);
+    throw new DumpError(
+      `the search index could not be built (${err instanceof Error ? err.message : String(err)}); the restored rows were removed, the database is empty: restore again`,
+    );
   }
   return { header: header!, rows };
 }
@@ -118,5 +143,6 @@ async function assertEmpty(client: Client): Promise<void> {
       if (Number(r.rows[0]![0]) > 0) full.push(`help_topics set with bindery help set (${Number(r.rows[0]![0])})`);
     }
   }
-  if (full.length) throw new DumpError(`the target database is not empty (${full.join(', ')}); restore only into an empty database, nothing was written`);
+  if (full.length)
+    throw new DumpError(`the target database is not empty (${full.join(', ')}); restore only into an empty database, nothing was written`);
 }

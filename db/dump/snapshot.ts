@@ -29,7 +29,8 @@ export async function* snapshotRows(client: Client, opts: { sessions?: boolean }
     const names = (await q(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)).map((r) => String(r[0]));
     const known = new Set<string>([...DUMP_TABLES, ...SESSION_TABLES]);
     const unknown = names.filter((n) => !known.has(n) && !DERIVED_TABLE.test(n));
-    if (unknown.length) throw new DumpError(`table ${unknown.join(', ')} is not known to this version of bindery dump; nothing was written`);
+    if (unknown.length)
+      throw new DumpError(`table ${unknown.join(', ')} is not known to this version of bindery dump; nothing was written`);
     const ledger = await q(`SELECT max(tag) FROM __bindery_migrations`).catch(() => []);
     const schema = ledger[0]?.[0];
     if (typeof schema !== 'string') throw new DumpError('the database is not migrated (no migration ledger): run bindery migrate first');

@@ -14,12 +14,25 @@ import type { DumpProgress } from './write.ts';
 /** UTF-16 units per literal chunk: ≤ 3 bytes each, doubled quotes at worst, well under D1's 100 KB. */
 const CHUNK = 15_000;
 /** Tables whose long texts may need chunks, with their key column. */
-const KEYED: Record<string, string> = { versions: 'id', comments: 'id', help_topics: 'topic', bindings: 'id', settings: 'key', oauth_clients: 'id' };
+const KEYED: Record<string, string> = {
+  versions: 'id',
+  comments: 'id',
+  help_topics: 'topic',
+  bindings: 'id',
+  settings: 'key',
+  oauth_clients: 'id',
+};
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const literal = (v: DumpValue): string =>
-  v === null ? 'NULL' : typeof v === 'number' ? String(v) : typeof v === 'object' ? `X'${hex(blobBytes(v))}'` : `'${v.replace(/'/g, "''")}'`;
+  v === null
+    ? 'NULL'
+    : typeof v === 'number'
+      ? String(v)
+      : typeof v === 'object'
+        ? `X'${hex(blobBytes(v))}'`
+        : `'${v.replace(/'/g, "''")}'`;
 
 /** Splits a text into chunks that never cut a surrogate pair. */
 function chunks(text: string): string[] {
@@ -45,7 +58,8 @@ function rowSql(table: string, columns: string[], row: DumpValue[]): string {
     const where = ` WHERE ${quote(key)} = ${literal(row[columns.indexOf(key)]!)};\n`;
     row.forEach((v, i) => {
       if (!long[i]) return;
-      for (const part of chunks(v as string)) out += `UPDATE ${quote(table)} SET ${quote(columns[i]!)} = ${quote(columns[i]!)} || ${literal(part)}${where}`;
+      for (const part of chunks(v as string))
+        out += `UPDATE ${quote(table)} SET ${quote(columns[i]!)} = ${quote(columns[i]!)} || ${literal(part)}${where}`;
     });
   }
   return out;

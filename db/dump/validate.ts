@@ -64,7 +64,12 @@ function valueProblem(table: string, column: SQLiteColumn, v: DumpValue): string
  * Checks a row against this schema's column types, then against `domain` (the write rules the core
  * enforces, e.g. a version's field limits). Columns this schema lacks are left to the INSERT to refuse.
  */
-export function rowProblem(table: string, columns: readonly string[], row: readonly DumpValue[], domain?: RowCheck): { field: string; rule: string } | undefined {
+export function rowProblem(
+  table: string,
+  columns: readonly string[],
+  row: readonly DumpValue[],
+  domain?: RowCheck,
+): { field: string; rule: string } | undefined {
   const known = COLUMNS.get(table);
   if (known) {
     for (let i = 0; i < columns.length; i++) {

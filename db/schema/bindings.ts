@@ -7,18 +7,19 @@ export const bindingsTable = sqliteTable(
   'bindings',
   {
     id: text('id').primaryKey(),
-    spaceId: text('space_id').notNull().references(() => spacesTable.id),
+    spaceId: text('space_id')
+      .notNull()
+      .references(() => spacesTable.id),
     slug: text('slug').notNull(),
     currentVersion: integer('current_version').notNull(),
     /** Import source path, so re-imports find the binding they made. */
     sourcePath: text('source_path'),
-    createdBy: text('created_by').notNull().references(() => usersTable.id),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => usersTable.id),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     deletedAt: integer('deleted_at'),
   },
-  (t) => [
-    uniqueIndex('bindings_space_slug_uq').on(t.spaceId, t.slug),
-    index('bindings_space_updated_idx').on(t.spaceId, t.updatedAt),
-  ],
+  (t) => [uniqueIndex('bindings_space_slug_uq').on(t.spaceId, t.slug), index('bindings_space_updated_idx').on(t.spaceId, t.updatedAt)],
 );

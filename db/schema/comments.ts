@@ -7,7 +7,9 @@ export const commentsTable = sqliteTable(
   'comments',
   {
     id: text('id').primaryKey(),
-    bindingId: text('binding_id').notNull().references(() => bindingsTable.id),
+    bindingId: text('binding_id')
+      .notNull()
+      .references(() => bindingsTable.id),
     version: integer('version'),
     body: text('body').notNull(),
     bodyTokenCount: integer('body_token_count').notNull(),
@@ -17,7 +19,9 @@ export const commentsTable = sqliteTable(
     fence: text('fence').notNull().default(''),
     source: text('source', { enum: ['human', 'llm'] }).notNull(),
     model: text('model'),
-    authorId: text('author_id').notNull().references(() => usersTable.id),
+    authorId: text('author_id')
+      .notNull()
+      .references(() => usersTable.id),
     createdAt: integer('created_at').notNull(),
     deletedAt: integer('deleted_at'),
   },

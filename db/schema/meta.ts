@@ -10,7 +10,9 @@ export const helpTopicsTable = sqliteTable('help_topics', {
   countsKey: text('counts_key').notNull().default(''),
   updatedAt: integer('updated_at').notNull(),
   /** `seed`: from help/*.md, refreshed on start. `cli`: set by `bindery help set`; a seed never overwrites it. */
-  origin: text('origin', { enum: ['seed', 'cli'] }).notNull().default('seed'),
+  origin: text('origin', { enum: ['seed', 'cli'] })
+    .notNull()
+    .default('seed'),
 });
 
 /** Server-wide settings: the cursor-signing secret, the render key token counts were made for. */

@@ -18,8 +18,12 @@ export const oauthCodesTable = sqliteTable(
   {
     id: text('id').primaryKey(),
     codeHash: text('code_hash').notNull(),
-    clientId: text('client_id').notNull().references(() => oauthClientsTable.id),
-    userId: text('user_id').notNull().references(() => usersTable.id),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClientsTable.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => usersTable.id),
     redirectUri: text('redirect_uri').notNull(),
     codeChallenge: text('code_challenge').notNull(),
     /** RFC 8707 resource the tokens will be bound to. */
@@ -44,8 +48,12 @@ export const oauthTokensTable = sqliteTable(
     tokenHash: text('token_hash').notNull(),
     kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
     familyId: text('family_id').notNull(),
-    clientId: text('client_id').notNull().references(() => oauthClientsTable.id),
-    userId: text('user_id').notNull().references(() => usersTable.id),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClientsTable.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => usersTable.id),
     resource: text('resource').notNull(),
     scope: text('scope'),
     createdAt: integer('created_at').notNull(),

@@ -8,10 +8,14 @@ export const setsTable = sqliteTable(
   'sets',
   {
     id: text('id').primaryKey(),
-    spaceId: text('space_id').notNull().references(() => spacesTable.id),
+    spaceId: text('space_id')
+      .notNull()
+      .references(() => spacesTable.id),
     name: text('name').notNull(),
     description: text('description'),
-    createdBy: text('created_by').notNull().references(() => usersTable.id),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => usersTable.id),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     deletedAt: integer('deleted_at'),
@@ -25,8 +29,12 @@ export const setsTable = sqliteTable(
 export const setItemsTable = sqliteTable(
   'set_items',
   {
-    setId: text('set_id').notNull().references(() => setsTable.id),
-    bindingId: text('binding_id').notNull().references(() => bindingsTable.id),
+    setId: text('set_id')
+      .notNull()
+      .references(() => setsTable.id),
+    bindingId: text('binding_id')
+      .notNull()
+      .references(() => bindingsTable.id),
     position: integer('position').notNull(),
     pinnedVersion: integer('pinned_version'),
   },

@@ -14,7 +14,9 @@ export const sharesTable = sqliteTable(
     granteeId: text('grantee_id').references(() => usersTable.id),
     public: integer('public', { mode: 'boolean' }).notNull().default(false),
     permission: text('permission', { enum: ['read', 'comment'] }).notNull(),
-    createdBy: text('created_by').notNull().references(() => usersTable.id),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => usersTable.id),
     createdAt: integer('created_at').notNull(),
     revokedAt: integer('revoked_at'),
     linkHash: text('link_hash'),

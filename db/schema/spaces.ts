@@ -8,8 +8,12 @@ export const spacesTable = sqliteTable(
     id: text('id').primaryKey(),
     slug: text('slug').notNull(),
     name: text('name').notNull(),
-    visibility: text('visibility', { enum: ['private', 'public'] }).notNull().default('private'),
-    ownerId: text('owner_id').notNull().references(() => usersTable.id),
+    visibility: text('visibility', { enum: ['private', 'public'] })
+      .notNull()
+      .default('private'),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => usersTable.id),
     personal: integer('personal', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
   },

@@ -11,7 +11,9 @@ export const syncRootsTable = sqliteTable(
   {
     id: text('id').primaryKey(),
     path: text('path').notNull(),
-    spaceId: text('space_id').notNull().references(() => spacesTable.id),
+    spaceId: text('space_id')
+      .notNull()
+      .references(() => spacesTable.id),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [uniqueIndex('sync_roots_path_uq').on(t.path)],
@@ -26,10 +28,14 @@ export const syncRootsTable = sqliteTable(
 export const syncFilesTable = sqliteTable(
   'sync_files',
   {
-    rootId: text('root_id').notNull().references(() => syncRootsTable.id),
+    rootId: text('root_id')
+      .notNull()
+      .references(() => syncRootsTable.id),
     /** Relative to the root, `/`-separated, never `..` or absolute. */
     path: text('path').notNull(),
-    bindingId: text('binding_id').notNull().references(() => bindingsTable.id),
+    bindingId: text('binding_id')
+      .notNull()
+      .references(() => bindingsTable.id),
     version: integer('version').notNull(),
     hash: text('hash').notNull(),
     size: integer('size').notNull(),

@@ -16,7 +16,9 @@ export const apiKeysTable = sqliteTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => usersTable.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => usersTable.id),
     keyHash: text('key_hash').notNull(),
     label: text('label'),
     createdAt: integer('created_at').notNull(),

@@ -15,7 +15,9 @@ const f32Blob = customType<{ data: Uint8Array; driverData: Uint8Array }>({
  * off by default). A row whose version or model is not the current one is stale and ignored.
  */
 export const bindingVectorsTable = sqliteTable('binding_vectors', {
-  bindingId: text('binding_id').primaryKey().references(() => bindingsTable.id),
+  bindingId: text('binding_id')
+    .primaryKey()
+    .references(() => bindingsTable.id),
   versionId: text('version_id').notNull(),
   model: text('model').notNull(),
   dims: integer('dims').notNull(),

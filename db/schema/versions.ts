@@ -11,7 +11,9 @@ export const versionsTable = sqliteTable(
   'versions',
   {
     id: text('id').primaryKey(),
-    bindingId: text('binding_id').notNull().references(() => bindingsTable.id),
+    bindingId: text('binding_id')
+      .notNull()
+      .references(() => bindingsTable.id),
     number: integer('number').notNull(),
     name: text('name').notNull(),
     summary: text('summary').notNull(),
@@ -48,7 +50,9 @@ export const versionsTable = sqliteTable(
     fence: text('fence').notNull().default(''),
     source: text('source', { enum: ['human', 'llm'] }).notNull(),
     model: text('model'),
-    authorId: text('author_id').notNull().references(() => usersTable.id),
+    authorId: text('author_id')
+      .notNull()
+      .references(() => usersTable.id),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [uniqueIndex('versions_binding_number_uq').on(t.bindingId, t.number)],

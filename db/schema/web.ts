@@ -10,7 +10,9 @@ export const webSessionsTable = sqliteTable(
   {
     id: text('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    userId: text('user_id').notNull().references(() => usersTable.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => usersTable.id),
     csrfSecret: text('csrf_secret').notNull(),
     createdAt: integer('created_at').notNull(),
     lastSeenAt: integer('last_seen_at').notNull(),
@@ -26,7 +28,9 @@ export const loginLinksTable = sqliteTable(
   {
     id: text('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    userId: text('user_id').notNull().references(() => usersTable.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => usersTable.id),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),

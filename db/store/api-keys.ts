@@ -38,7 +38,13 @@ export async function revokeApiKey(db: BinderyDb, id: string, now: number): Prom
 /** Every key (without hashes), newest first, with its user's handle. */
 export async function listApiKeys(db: BinderyDb) {
   return db
-    .select({ id: apiKeysTable.id, handle: usersTable.handle, label: apiKeysTable.label, createdAt: apiKeysTable.createdAt, revokedAt: apiKeysTable.revokedAt })
+    .select({
+      id: apiKeysTable.id,
+      handle: usersTable.handle,
+      label: apiKeysTable.label,
+      createdAt: apiKeysTable.createdAt,
+      revokedAt: apiKeysTable.revokedAt,
+    })
     .from(apiKeysTable)
     .innerJoin(usersTable, eq(usersTable.id, apiKeysTable.userId))
     .orderBy(desc(apiKeysTable.createdAt))

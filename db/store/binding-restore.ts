@@ -15,7 +15,11 @@ export interface DeletedBinding {
 }
 
 /** Deleted bindings in spaces `ownerId` owns, most recently deleted first; `id` narrows to one. */
-export async function deletedBindingsOwnedBy(db: BinderyDb, ownerId: string, opts: { id?: string; limit: number }): Promise<DeletedBinding[]> {
+export async function deletedBindingsOwnedBy(
+  db: BinderyDb,
+  ownerId: string,
+  opts: { id?: string; limit: number },
+): Promise<DeletedBinding[]> {
   const one = opts.id ? sql` AND b.id = ${opts.id}` : sql``;
   return db.all<DeletedBinding>(sql`SELECT b.id AS id, v.name AS name, b.slug AS slug, s.slug AS spaceSlug, b.current_version AS currentVersion, b.deleted_at AS deletedAt
     FROM bindings b JOIN spaces s ON s.id = b.space_id JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version
@@ -37,7 +41,12 @@ export async function undeleteBinding(
     db.run(sql`UPDATE bindings SET deleted_at = NULL, updated_at = ${now}
       WHERE id = ${bindingId} AND deleted_at IS NOT NULL AND space_id IN (SELECT id FROM spaces WHERE owner_id = ${ownerId})`),
     // Only when the update above landed: the binding is live with this very timestamp.
-    ftsInsert(db, bindingId, current, sql`EXISTS (SELECT 1 FROM bindings WHERE id = ${bindingId} AND deleted_at IS NULL AND updated_at = ${now})`),
+    ftsInsert(
+      db,
+      bindingId,
+      current,
+      sql`EXISTS (SELECT 1 FROM bindings WHERE id = ${bindingId} AND deleted_at IS NULL AND updated_at = ${now})`,
+    ),
   ]);
   return rowsAffected(updated) === 1;
 }

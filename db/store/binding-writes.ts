@@ -1,7 +1,14 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
-import { bindingColumns, isUniqueViolation, versionMetaColumns, type BindingInsert, type BindingVersionRow, type VersionInsert } from './bindings.ts';
+import {
+  bindingColumns,
+  isUniqueViolation,
+  versionMetaColumns,
+  type BindingInsert,
+  type BindingVersionRow,
+  type VersionInsert,
+} from './bindings.ts';
 import { ftsDelete, ftsInsert } from './fts.ts';
 import { insertWhere, rowsAffected } from './guarded.ts';
 
@@ -87,7 +94,9 @@ export async function softDeleteBinding(db: BinderyDb, bindingId: string, now: n
  * theirs: their URLs must not be reused). `base` is a slugify() result: no GLOB metacharacters.
  */
 export async function numberedSlugs(db: BinderyDb, spaceId: string, base: string): Promise<Set<string>> {
-  const rows = await db.all<{ slug: string }>(sql`SELECT slug FROM bindings WHERE space_id = ${spaceId} AND (slug = ${base} OR slug GLOB ${`${base}-[0-9]*`})`);
+  const rows = await db.all<{ slug: string }>(
+    sql`SELECT slug FROM bindings WHERE space_id = ${spaceId} AND (slug = ${base} OR slug GLOB ${`${base}-[0-9]*`})`,
+  );
   return new Set(rows.map((r) => r.slug));
 }
 

@@ -95,7 +95,8 @@ export async function readableBindingVersion(
     const query = preparedRead(db, opts.version !== undefined, !!opts.withContent);
     return (await query.get({ id: bindingId, userId, number: opts.version ?? 0 })) as BindingVersionRow | undefined;
   }
-  const versionMatch = opts.version === undefined ? eq(versionsTable.number, bindingsTable.currentVersion) : eq(versionsTable.number, opts.version);
+  const versionMatch =
+    opts.version === undefined ? eq(versionsTable.number, bindingsTable.currentVersion) : eq(versionsTable.number, opts.version);
   const row = await db
     .select({ ...bindingColumns, ...versionMetaColumns, ...(opts.withContent ? { content: versionsTable.content } : {}) })
     .from(bindingsTable)
@@ -115,13 +116,17 @@ function preparedRead(db: BinderyDb, atNumber: boolean, withContent: boolean) {
   const shape = `${atNumber}:${withContent}`;
   let query = byShape.get(shape);
   if (!query) {
-    const versionMatch = atNumber ? eq(versionsTable.number, sql.placeholder('number')) : eq(versionsTable.number, bindingsTable.currentVersion);
+    const versionMatch = atNumber
+      ? eq(versionsTable.number, sql.placeholder('number'))
+      : eq(versionsTable.number, bindingsTable.currentVersion);
     query = db
       .select({ ...bindingColumns, ...versionMetaColumns, ...(withContent ? { content: versionsTable.content } : {}) })
       .from(bindingsTable)
       .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
       .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), versionMatch))
-      .where(and(eq(bindingsTable.id, sql.placeholder('id')), isNull(bindingsTable.deletedAt), canReadBindingSql(sql.placeholder('userId'))))
+      .where(
+        and(eq(bindingsTable.id, sql.placeholder('id')), isNull(bindingsTable.deletedAt), canReadBindingSql(sql.placeholder('userId'))),
+      )
       .prepare();
     byShape.set(shape, query);
   }
@@ -129,14 +134,28 @@ function preparedRead(db: BinderyDb, atNumber: boolean, withContent: boolean) {
 }
 
 /** Many bindings at their current versions in one query, keyed by id (unreadable ones absent). */
-export async function readableBindingsCurrent(db: BinderyDb, userId: string, ids: string[], withContent: boolean): Promise<Map<string, BindingVersionRow>> {
+export async function readableBindingsCurrent(
+  db: BinderyDb,
+  userId: string,
+  ids: string[],
+  withContent: boolean,
+): Promise<Map<string, BindingVersionRow>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .select({ ...bindingColumns, ...versionMetaColumns, ...(withContent ? { content: versionsTable.content } : {}) })
     .from(bindingsTable)
     .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
     .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), eq(versionsTable.number, bindingsTable.currentVersion)))
-    .where(and(sql`${bindingsTable.id} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`, isNull(bindingsTable.deletedAt), canReadBindingSql(userId)))
+    .where(
+      and(
+        sql`${bindingsTable.id} IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+        isNull(bindingsTable.deletedAt),
+        canReadBindingSql(userId),
+      ),
+    )
     .all();
   return new Map((rows as BindingVersionRow[]).map((r) => [r.bindingId, r]));
 }

@@ -34,14 +34,18 @@ const select = sql`SELECT comments.id AS id, comments.binding_id AS bindingId, c
 /** A live comment by id (`live: false`: deleted or not, for the answer of the call that wrote it). */
 export async function getComment(db: BinderyDb, id: string, live = true): Promise<CommentListRow | undefined> {
   // db.all, not db.get: drizzle's raw get() throws on an empty result instead of returning undefined.
-  const rows = await db.all<CommentListRow>(sql`${select} WHERE comments.id = ${id}${live ? sql` AND comments.deleted_at IS NULL` : sql``}`);
+  const rows = await db.all<CommentListRow>(
+    sql`${select} WHERE comments.id = ${id}${live ? sql` AND comments.deleted_at IS NULL` : sql``}`,
+  );
   return rows[0];
 }
 
 /** Live comments on a binding (optionally on one version), oldest first, paged. */
 export async function listCommentRows(db: BinderyDb, bindingId: string, opts: { version?: number; offset: number; limit: number }) {
   const where = sql`comments.binding_id = ${bindingId} AND comments.deleted_at IS NULL${opts.version === undefined ? sql`` : sql` AND comments.version = ${opts.version}`}`;
-  const rows = await db.all<CommentListRow>(sql`${select} WHERE ${where} ORDER BY comments.created_at, comments.rowid LIMIT ${opts.limit} OFFSET ${opts.offset}`);
+  const rows = await db.all<CommentListRow>(
+    sql`${select} WHERE ${where} ORDER BY comments.created_at, comments.rowid LIMIT ${opts.limit} OFFSET ${opts.offset}`,
+  );
   const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM comments WHERE ${where}`);
   return { rows, total: Number(total?.n ?? 0) };
 }
@@ -70,7 +74,8 @@ export async function commentsCountedOtherwise(db: BinderyDb, key: string, after
 /** Stores recounted body tokens in one batch. */
 export async function setCommentCounts(db: BinderyDb, key: string, counts: { id: string; tokens: number }[]): Promise<void> {
   if (counts.length === 0) return;
-  await runBatch(db, 
+  await runBatch(
+    db,
     counts.map((c) => db.update(commentsTable).set({ bodyTokenCount: c.tokens, countsKey: key }).where(eq(commentsTable.id, c.id))),
   );
 }

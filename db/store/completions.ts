@@ -39,8 +39,15 @@ export function completeSpaceSlugs(db: BinderyDb, userId: string, prefix: string
  * Slugs of live bindings: within the space with slug `spaceSlug` those the user may read by slug (no
  * public links: slugs are guessable), else those in the user's default scope.
  */
-export function completeBindingSlugs(db: BinderyDb, userId: string, spaceSlug: string | undefined, prefix: string, limit: number): Promise<Completion> {
-  const scope = spaceSlug === undefined ? defaultScopeSql(userId) : sql`(spaces.slug = ${spaceSlug} AND ${canReadBindingSql(userId, 'none')})`;
+export function completeBindingSlugs(
+  db: BinderyDb,
+  userId: string,
+  spaceSlug: string | undefined,
+  prefix: string,
+  limit: number,
+): Promise<Completion> {
+  const scope =
+    spaceSlug === undefined ? defaultScopeSql(userId) : sql`(spaces.slug = ${spaceSlug} AND ${canReadBindingSql(userId, 'none')})`;
   return complete(
     db,
     sql`bindings.slug`,

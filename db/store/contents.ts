@@ -18,12 +18,19 @@ export function sectionsByVersionId(db: BinderyDb, versionIds: readonly string[]
 }
 
 /** One large text column of versions, read only for the ids asked for, in chunks D1 accepts. */
-async function columnByVersionId(db: BinderyDb, column: 'content' | 'sections', versionIds: readonly string[]): Promise<Map<string, string>> {
+async function columnByVersionId(
+  db: BinderyDb,
+  column: 'content' | 'sections',
+  versionIds: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let i = 0; i < versionIds.length; i += CHUNK) {
     const ids = versionIds.slice(i, i + CHUNK);
     const rows = await db.all<{ id: string; value: string }>(
-      sql`SELECT id, ${sql.identifier(column)} AS value FROM versions WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+      sql`SELECT id, ${sql.identifier(column)} AS value FROM versions WHERE id IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
     );
     for (const r of rows) out.set(r.id, r.value);
   }

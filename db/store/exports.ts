@@ -38,7 +38,14 @@ export function exportPage(db: BinderyDb, userId: string, spaceId: string, after
     .from(bindingsTable)
     .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
     .innerJoin(versionsTable, and(eq(versionsTable.bindingId, bindingsTable.id), eq(versionsTable.number, bindingsTable.currentVersion)))
-    .where(and(eq(bindingsTable.spaceId, spaceId), isNull(bindingsTable.deletedAt), gt(bindingsTable.slug, afterSlug), canReadBindingSql(userId)))
+    .where(
+      and(
+        eq(bindingsTable.spaceId, spaceId),
+        isNull(bindingsTable.deletedAt),
+        gt(bindingsTable.slug, afterSlug),
+        canReadBindingSql(userId),
+      ),
+    )
     .orderBy(asc(bindingsTable.slug))
     .limit(limit)
     .all() as Promise<ExportRow[]>;
@@ -52,6 +59,10 @@ export async function liveBindingCount(db: BinderyDb, spaceId: string): Promise<
 
 /** The live binding with this id in this space, if any (an export file read back where it came from). */
 export async function liveBindingInSpace(db: BinderyDb, spaceId: string, id: string): Promise<boolean> {
-  const row = await db.select({ id: bindingsTable.id }).from(bindingsTable).where(and(eq(bindingsTable.id, id), eq(bindingsTable.spaceId, spaceId), isNull(bindingsTable.deletedAt))).get();
+  const row = await db
+    .select({ id: bindingsTable.id })
+    .from(bindingsTable)
+    .where(and(eq(bindingsTable.id, id), eq(bindingsTable.spaceId, spaceId), isNull(bindingsTable.deletedAt)))
+    .get();
   return row !== undefined;
 }

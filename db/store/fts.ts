@@ -50,7 +50,9 @@ const REBUILD_CHUNK = 500;
  * later run is one settings read. Returns true when it rebuilt anything.
  */
 export async function rebuildSearchIndex(db: BinderyDb, progress?: BackfillProgress): Promise<boolean> {
-  const marks = await db.all<{ key: string; value: string }>(sql`SELECT key, value FROM settings WHERE key IN (${BUILT_KEY}, ${PROGRESS_KEY})`);
+  const marks = await db.all<{ key: string; value: string }>(
+    sql`SELECT key, value FROM settings WHERE key IN (${BUILT_KEY}, ${PROGRESS_KEY})`,
+  );
   if (marks.some((m) => m.key === BUILT_KEY)) return false;
   let after = Number(marks.find((m) => m.key === PROGRESS_KEY)?.value ?? -1);
   let any = false;
@@ -72,7 +74,9 @@ export async function rebuildSearchIndex(db: BinderyDb, progress?: BackfillProgr
         db.run(sql`INSERT INTO bindings_fts (rowid, name, summary, key_points, headings, content)
           VALUES (${r.rid}, ${r.name}, ${r.summary}, ${(JSON.parse(r.keyPoints) as string[]).join('\n')}, ${headingsOf(r.content)}, ${r.content})`),
       ]),
-      db.run(sql`INSERT INTO settings (key, value) VALUES (${PROGRESS_KEY}, ${String(after)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+      db.run(
+        sql`INSERT INTO settings (key, value) VALUES (${PROGRESS_KEY}, ${String(after)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      ),
     ]);
     progress?.done(rows.length);
   }

@@ -20,8 +20,14 @@ export function rowsAffected(result: unknown): number {
 export function insertWhere<T extends SQLiteTable>(db: BinderyDb, table: T, row: T['$inferInsert'], guard: SQL) {
   const columns = getTableColumns(table) as Record<string, { name: string; mapToDriverValue(value: unknown): unknown }>;
   const entries = Object.entries(row as Record<string, unknown>).filter(([key, value]) => value !== undefined && key in columns);
-  const names = sql.join(entries.map(([key]) => sql.identifier(columns[key]!.name)), sql`, `);
-  const values = sql.join(entries.map(([key, value]) => (value instanceof SQL ? value : sql.param(value, columns[key] as never))), sql`, `);
+  const names = sql.join(
+    entries.map(([key]) => sql.identifier(columns[key]!.name)),
+    sql`, `,
+  );
+  const values = sql.join(
+    entries.map(([key, value]) => (value instanceof SQL ? value : sql.param(value, columns[key] as never))),
+    sql`, `,
+  );
   return db.run(sql`INSERT INTO ${table} (${names}) SELECT ${values} WHERE ${guard}`);
 }
 

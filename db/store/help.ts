@@ -13,7 +13,14 @@ export async function getHelpTopic(db: BinderyDb, topic: string): Promise<HelpTo
 /** Every topic (a handful, each bounded by the response cap), by name. */
 export async function listHelpTopics(db: BinderyDb) {
   return db
-    .select({ topic: helpTopicsTable.topic, title: helpTopicsTable.title, tokenCount: helpTopicsTable.tokenCount, origin: helpTopicsTable.origin, body: helpTopicsTable.body, countsKey: helpTopicsTable.countsKey })
+    .select({
+      topic: helpTopicsTable.topic,
+      title: helpTopicsTable.title,
+      tokenCount: helpTopicsTable.tokenCount,
+      origin: helpTopicsTable.origin,
+      body: helpTopicsTable.body,
+      countsKey: helpTopicsTable.countsKey,
+    })
     .from(helpTopicsTable)
     .orderBy(asc(helpTopicsTable.topic))
     .all();

@@ -19,7 +19,11 @@ const pendingClient = sql`${oauthClientsTable.id} NOT IN (SELECT ${oauthCodesTab
  * Stores a registered client unless `maxPending` clients are already pending; false when refused.
  * The count is made by the insert itself, so racing registrations cannot overshoot the cap.
  */
-export async function insertOAuthClientCapped(db: BinderyDb, row: typeof oauthClientsTable.$inferInsert, maxPending: number): Promise<boolean> {
+export async function insertOAuthClientCapped(
+  db: BinderyDb,
+  row: typeof oauthClientsTable.$inferInsert,
+  maxPending: number,
+): Promise<boolean> {
   const guard = sql`(SELECT count(*) FROM (SELECT 1 FROM ${oauthClientsTable} WHERE ${pendingClient} LIMIT ${maxPending})) < ${maxPending}`;
   return rowsAffected(await insertWhere(db, oauthClientsTable, row, guard)) === 1;
 }
@@ -71,7 +75,10 @@ export async function redeemOAuthCode(db: BinderyDb, codeId: string, tokens: Tok
   const unused = sql`EXISTS (SELECT 1 FROM ${oauthCodesTable} WHERE ${oauthCodesTable.id} = ${codeId} AND ${oauthCodesTable.usedAt} IS NULL)`;
   const results = await runBatch(db, [
     ...tokens.map((row) => insertWhere(db, oauthTokensTable, row, unused)),
-    db.update(oauthCodesTable).set({ usedAt: now }).where(and(eq(oauthCodesTable.id, codeId), isNull(oauthCodesTable.usedAt))),
+    db
+      .update(oauthCodesTable)
+      .set({ usedAt: now })
+      .where(and(eq(oauthCodesTable.id, codeId), isNull(oauthCodesTable.usedAt))),
   ]);
   return rowsAffected(results.at(-1)) === 1;
 }
@@ -86,7 +93,10 @@ export async function rotateOAuthRefresh(db: BinderyDb, refreshId: string, token
   const live = sql`EXISTS (SELECT 1 FROM ${oauthTokensTable} WHERE ${oauthTokensTable.id} = ${refreshId} AND ${oauthTokensTable.revokedAt} IS NULL)`;
   const results = await runBatch(db, [
     ...tokens.map((row) => insertWhere(db, oauthTokensTable, row, live)),
-    db.update(oauthTokensTable).set({ revokedAt: now }).where(and(eq(oauthTokensTable.id, refreshId), isNull(oauthTokensTable.revokedAt))),
+    db
+      .update(oauthTokensTable)
+      .set({ revokedAt: now })
+      .where(and(eq(oauthTokensTable.id, refreshId), isNull(oauthTokensTable.revokedAt))),
   ]);
   return rowsAffected(results.at(-1)) === 1;
 }
@@ -128,7 +138,12 @@ export async function revokeOAuthFamily(db: BinderyDb, familyId: string, now: nu
 }
 
 /** The user behind a live access token for `resource`, with its handle (checked on every request). */
-export async function liveAccessToken(db: BinderyDb, tokenHash: string, resource: string, now: number): Promise<{ userId: string; handle: string } | undefined> {
+export async function liveAccessToken(
+  db: BinderyDb,
+  tokenHash: string,
+  resource: string,
+  now: number,
+): Promise<{ userId: string; handle: string } | undefined> {
   let query = liveAccessQueries.get(db);
   if (!query) {
     query = db
@@ -155,10 +170,22 @@ const liveAccessQueries = new WeakMap<BinderyDb, { get(params: Record<string, un
 /** A user's live grants (one row per family with a live refresh token), newest first, with the client's name. */
 export async function listOAuthGrants(db: BinderyDb, userId: string, now: number) {
   return db
-    .select({ familyId: oauthTokensTable.familyId, clientId: oauthTokensTable.clientId, clientName: oauthClientsTable.name, createdAt: oauthTokensTable.createdAt })
+    .select({
+      familyId: oauthTokensTable.familyId,
+      clientId: oauthTokensTable.clientId,
+      clientName: oauthClientsTable.name,
+      createdAt: oauthTokensTable.createdAt,
+    })
     .from(oauthTokensTable)
     .innerJoin(oauthClientsTable, eq(oauthClientsTable.id, oauthTokensTable.clientId))
-    .where(and(eq(oauthTokensTable.userId, userId), eq(oauthTokensTable.kind, 'refresh'), isNull(oauthTokensTable.revokedAt), gt(oauthTokensTable.expiresAt, now)))
+    .where(
+      and(
+        eq(oauthTokensTable.userId, userId),
+        eq(oauthTokensTable.kind, 'refresh'),
+        isNull(oauthTokensTable.revokedAt),
+        gt(oauthTokensTable.expiresAt, now),
+      ),
+    )
     .orderBy(desc(oauthTokensTable.createdAt))
     .all();
 }

@@ -66,13 +66,25 @@ const FIELD_WEIGHT = 0.2;
  * computed (search reuses it to judge the best match). One-word queries and tiny pools keep BM25's order.
  * `inScope` is what the search reads: word weights are counted there (./search-stats.ts).
  */
-export async function rerank(db: BinderyDb, match: string, pool: Candidate[], inScope: SQL, semantic?: Semantic): Promise<{ order: Candidate[]; idf?: number[] }> {
+export async function rerank(
+  db: BinderyDb,
+  match: string,
+  pool: Candidate[],
+  inScope: SQL,
+  semantic?: Semantic,
+): Promise<{ order: Candidate[]; idf?: number[] }> {
   const words = [...new Set(match.match(/"[^"]+"/g) ?? [])];
   if (words.length < 2 || pool.length < 2) return { order: pool };
-  const rids = sql.join(pool.map((c) => sql`${c.rid}`), sql`, `);
+  const rids = sql.join(
+    pool.map((c) => sql`${c.rid}`),
+    sql`, `,
+  );
   const rows = await db.all<{ w: number; rid: number }>(
     sql.join(
-      words.map((w, i) => sql`SELECT ${i} AS w, rowid AS rid FROM bindings_fts WHERE bindings_fts MATCH ${`${FIELDS} : ${w}`} AND rowid IN (${rids})`),
+      words.map(
+        (w, i) =>
+          sql`SELECT ${i} AS w, rowid AS rid FROM bindings_fts WHERE bindings_fts MATCH ${`${FIELDS} : ${w}`} AND rowid IN (${rids})`,
+      ),
       sql` UNION ALL `,
     ),
   );

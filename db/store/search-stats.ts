@@ -21,8 +21,13 @@ export async function scopedFrequencies(db: BinderyDb, words: string[], inScope:
   const from = sql`FROM bindings JOIN spaces ON spaces.id = bindings.space_id`;
   const row = await db.get<Record<string, number>>(
     sql`SELECT ${sql.join(
-      words.map((w, i) => sql`(SELECT count(*) FROM bindings_fts JOIN bindings ON bindings.rowid = bindings_fts.rowid JOIN spaces ON spaces.id = bindings.space_id
-        WHERE bindings_fts MATCH ${w} AND ${inScope}) AS ${sql.identifier(`d${i}`)}`),
+      words.map(
+        (
+          w,
+          i,
+        ) => sql`(SELECT count(*) FROM bindings_fts JOIN bindings ON bindings.rowid = bindings_fts.rowid JOIN spaces ON spaces.id = bindings.space_id
+        WHERE bindings_fts MATCH ${w} AND ${inScope}) AS ${sql.identifier(`d${i}`)}`,
+      ),
       sql`, `,
     )}, (SELECT count(*) ${from} WHERE ${inScope}) AS total`,
   );

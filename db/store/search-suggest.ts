@@ -42,15 +42,34 @@ const wordsOf = (match: string) => [...new Set((match.match(/"[^"]+"/g) ?? []).m
  * (`match`, ftsQuery's quoted words). `known` is their IDF when the search already computed it;
  * else it is counted in `inScope`, what the search reads.
  */
-export async function matchQuality(db: BinderyDb, match: string, best: string | undefined, inScope: SQL, known?: number[]): Promise<MatchQuality> {
+export async function matchQuality(
+  db: BinderyDb,
+  match: string,
+  best: string | undefined,
+  inScope: SQL,
+  known?: number[],
+): Promise<MatchQuality> {
   const words = wordsOf(match);
   if (!words.length || best === undefined) return { share: 0, held: 0, words: words.length };
   // A hit holds at least one word: a one-word query's best hit holds all of it.
   if (words.length === 1) return { share: 1, held: 1, words: 1 };
-  const idf = known?.length === words.length ? known : await scopedFrequencies(db, words.map((w) => `"${w}"`), inScope).then((df) => df.byWord.map((d) => idfOf(d, df.total)));
+  const idf =
+    known?.length === words.length
+      ? known
+      : await scopedFrequencies(
+          db,
+          words.map((w) => `"${w}"`),
+          inScope,
+        ).then((df) => df.byWord.map((d) => idfOf(d, df.total)));
   const sum = idf.reduce((a, b) => a + b, 0) || 1;
   const rows = await db.all<{ w: number }>(
-    sql.join(words.map((w, i) => sql`SELECT ${i} AS w FROM bindings_fts WHERE bindings_fts MATCH ${`"${w}"`} AND rowid = (SELECT rowid FROM bindings WHERE id = ${best})`), sql` UNION ALL `),
+    sql.join(
+      words.map(
+        (w, i) =>
+          sql`SELECT ${i} AS w FROM bindings_fts WHERE bindings_fts MATCH ${`"${w}"`} AND rowid = (SELECT rowid FROM bindings WHERE id = ${best})`,
+      ),
+      sql` UNION ALL `,
+    ),
   );
   const held = rows.map((r) => Number(r.w));
   return { share: held.reduce((a, i) => a + idf[i]!, 0) / sum, held: held.length, words: words.length };
@@ -61,7 +80,9 @@ export async function matchQuality(db: BinderyDb, match: string, best: string | 
  * letters as a prefix (undefined when no word is long enough).
  */
 export function prefixQuery(match: string): string | undefined {
-  const prefixes = wordsOf(match).filter((w) => w.length >= 5).map((w) => `"${w.slice(0, 4)}"*`);
+  const prefixes = wordsOf(match)
+    .filter((w) => w.length >= 5)
+    .map((w) => `"${w.slice(0, 4)}"*`);
   return prefixes.length ? prefixes.join(' OR ') : undefined;
 }
 
@@ -79,17 +100,29 @@ export async function suggestTerms(db: BinderyDb, match: string, docs: AboutFiel
   const mass = new Map<string, number>();
   docs.slice(0, FROM_DOCS).forEach((d, i) => {
     const text = [d.name, ...(d.keyPoints.length ? d.keyPoints : [d.summary])].join(' ');
-    const ws = (text.match(WORD) ?? []).map((w) => w.toLowerCase()).filter((w) => w.length > 2 && !/^\d+$/.test(w) && !/^_|_$/.test(w) && !STOP_WORDS.has(w) && !skip.has(stem(w)));
+    const ws = (text.match(WORD) ?? [])
+      .map((w) => w.toLowerCase())
+      .filter((w) => w.length > 2 && !/^\d+$/.test(w) && !/^_|_$/.test(w) && !STOP_WORDS.has(w) && !skip.has(stem(w)));
     for (const w of ws) mass.set(w, (mass.get(w) ?? 0) + 1 / (i + 1) / ws.length);
   });
   const candidates = [...mass.entries()].sort((a, b) => b[1] - a[1]).slice(0, SUGGESTIONS * 3);
   if (!candidates.length) return [];
-  const df = await scopedFrequencies(db, candidates.map(([w]) => `"${w}"`), inScope);
-  return candidates
-    .map(([w, m], i) => ({ w, d: df.byWord[i]!, s: m * idfOf(df.byWord[i]!, df.total) ** 2 * (prefixes.some((p) => w.startsWith(p)) ? 4 : 1) }))
-    // A word in one document only would find just the document it came from.
-    .filter((t) => t.d >= 2)
-    .sort((a, b) => b.s - a.s)
-    .slice(0, SUGGESTIONS)
-    .map((t) => t.w);
+  const df = await scopedFrequencies(
+    db,
+    candidates.map(([w]) => `"${w}"`),
+    inScope,
+  );
+  return (
+    candidates
+      .map(([w, m], i) => ({
+        w,
+        d: df.byWord[i]!,
+        s: m * idfOf(df.byWord[i]!, df.total) ** 2 * (prefixes.some((p) => w.startsWith(p)) ? 4 : 1),
+      }))
+      // A word in one document only would find just the document it came from.
+      .filter((t) => t.d >= 2)
+      .sort((a, b) => b.s - a.s)
+      .slice(0, SUGGESTIONS)
+      .map((t) => t.w)
+  );
 }

@@ -112,7 +112,11 @@ type Hit = BindingVersionRow & { rank: number };
  * exact access rule runs. Matches are counted up to TOTAL_CAP (past it `total` is a lower bound and
  * `totalCapped` is set), so the count no longer reads every match.
  */
-export async function searchBindingRows(db: BinderyDb, match: string, opts: ScopeOptions): Promise<{ rows: Hit[]; total: number; totalCapped: boolean; idf?: number[] }> {
+export async function searchBindingRows(
+  db: BinderyDb,
+  match: string,
+  opts: ScopeOptions,
+): Promise<{ rows: Hit[]; total: number; totalCapped: boolean; idf?: number[] }> {
   const inScope = sql`bindings.deleted_at IS NULL AND ${scopeHint(opts)} AND ${scope(opts)}`;
   const hits = (m: string) => sql`FROM bindings_fts
     JOIN bindings ON bindings.rowid = bindings_fts.rowid
@@ -128,14 +132,27 @@ export async function searchBindingRows(db: BinderyDb, match: string, opts: Scop
   const pool = Math.max(RERANK_POOL, opts.offset + opts.limit);
   // With the semantic signal, each candidate's boost tells the re-ranker which hold every word (≥ 1.5).
   const boost = opts.semantic ? sql`, ${boosts(match)} AS boost` : sql``;
-  const ranked = await db.all<{ rid: number; rank: number; bid: string; boost?: number }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid${boost} ${hits(match)}
+  const ranked = await db.all<{
+    rid: number;
+    rank: number;
+    bid: string;
+    boost?: number;
+  }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid${boost} ${hits(match)}
     ORDER BY rank ASC, bindings.id LIMIT ${pool}`);
   const reranked = await rerank(db, match, ranked, searchScopeSql(opts), opts.semantic);
   const order = reranked.order.slice(opts.offset, opts.offset + opts.limit);
   if (!order.length) return { rows: [], total: counted, totalCapped: counted > want };
-  const values = sql.join(order.map((h, i) => sql`(${h.rid}, ${i}, ${h.bid})`), sql`, `);
+  const values = sql.join(
+    order.map((h, i) => sql`(${h.rid}, ${i}, ${h.bid})`),
+    sql`, `,
+  );
   const page = sql`SELECT column1 AS rid, column2 AS rank, column3 AS bid FROM (VALUES ${values})`;
-  return { rows: await withVersions(db, page), total: counted, totalCapped: counted > want, ...(reranked.idf ? { idf: reranked.idf } : {}) };
+  return {
+    rows: await withVersions(db, page),
+    total: counted,
+    totalCapped: counted > want,
+    ...(reranked.idf ? { idf: reranked.idf } : {}),
+  };
 }
 
 /** How many of BM25's best candidates the re-ranker orders (more only when a page reaches past them). */
@@ -143,8 +160,7 @@ export const RERANK_POOL = 50;
 
 /** The page's rows (rid, rank, bid) with their version columns, in rank order. */
 async function withVersions(db: BinderyDb, page: SQL): Promise<Hit[]> {
-  const cols = Object.entries({ ...bindingColumns, ...versionMetaColumns })
-    .map(([alias, col]) => sql`${col} AS ${sql.identifier(alias)}`);
+  const cols = Object.entries({ ...bindingColumns, ...versionMetaColumns }).map(([alias, col]) => sql`${col} AS ${sql.identifier(alias)}`);
   const rows = await db.all<Record<string, unknown>>(
     sql`SELECT ${sql.join(cols, sql`, `)}, hit.rank AS rank
     FROM (${page}) AS hit

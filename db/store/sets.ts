@@ -54,7 +54,9 @@ const setSelect = sql`SELECT sets.id AS id, sets.space_id AS spaceId, sets.name 
 /** A live set the user may read; missing, deleted and unreadable sets all come back undefined. */
 export async function readableSet(db: BinderyDb, userId: string, setId: string): Promise<SetWithSpace | undefined> {
   // db.all, not db.get: drizzle's raw get() throws on an empty result instead of returning undefined.
-  const rows = await db.all<SetWithSpace>(sql`${setSelect} WHERE sets.id = ${setId} AND sets.deleted_at IS NULL AND ${canReadSetSql(userId)}`);
+  const rows = await db.all<SetWithSpace>(
+    sql`${setSelect} WHERE sets.id = ${setId} AND sets.deleted_at IS NULL AND ${canReadSetSql(userId)}`,
+  );
   return rows[0];
 }
 
@@ -105,7 +107,9 @@ export async function listSetRows(db: BinderyDb, userId: string, opts: { spaceId
       JOIN spaces ON spaces.id = bindings.space_id
       JOIN versions ON versions.binding_id = bindings.id AND versions.number = COALESCE(si.pinned_version, bindings.current_version)
       WHERE si.set_id = sets.id AND ${canReadBindingSql(userId)}`;
-  const out = await db.all<SetWithSpace & { sums: string }>(sql`SELECT sets.id AS id, sets.space_id AS spaceId, sets.name AS name, sets.description AS description,
+  const out = await db.all<
+    SetWithSpace & { sums: string }
+  >(sql`SELECT sets.id AS id, sets.space_id AS spaceId, sets.name AS name, sets.description AS description,
       sets.created_by AS createdBy, sets.created_at AS createdAt, sets.updated_at AS updatedAt, sets.deleted_at AS deletedAt,
       sets.revision AS revision, set_space.slug AS spaceSlug, set_space.owner_id AS spaceOwnerId,
       (SELECT json_array(count(*), coalesce(sum(versions.content_token_count), 0), coalesce(sum(versions.head_block_tokens), 0),
@@ -114,11 +118,18 @@ export async function listSetRows(db: BinderyDb, userId: string, opts: { spaceId
     FROM sets JOIN spaces set_space ON set_space.id = sets.space_id
     WHERE ${where}
     ORDER BY sets.updated_at DESC, sets.id LIMIT ${opts.limit} OFFSET ${opts.offset}`);
-  const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM sets JOIN spaces set_space ON set_space.id = sets.space_id WHERE ${where}`);
+  const total = await db.get<{ n: number }>(
+    sql`SELECT count(*) AS n FROM sets JOIN spaces set_space ON set_space.id = sets.space_id WHERE ${where}`,
+  );
   const rows: SetListRow[] = out.map(({ sums, ...r }) => {
     const [itemCount, contentTokens, head, preview, content, outline] = JSON.parse(sums) as number[];
     // As tierCost (core/budget/tier.ts) prices each item: tier 1.5 is the card, the preview and the outline.
-    return { ...r, itemCount: itemCount!, totalTokenCount: contentTokens!, tierTokens: { '1': head!, '1.5': head! + preview! + outline!, '2': head! + content! } };
+    return {
+      ...r,
+      itemCount: itemCount!,
+      totalTokenCount: contentTokens!,
+      tierTokens: { '1': head!, '1.5': head! + preview! + outline!, '2': head! + content! },
+    };
   });
   return { rows, total: Number(total?.n ?? 0) };
 }
@@ -126,7 +137,9 @@ export async function listSetRows(db: BinderyDb, userId: string, opts: { spaceId
 function itemInserts(db: BinderyDb, setId: string, items: readonly SetItemInput[]) {
   const out = [];
   for (let i = 0; i < items.length; i += ROWS_PER_INSERT) {
-    const chunk = items.slice(i, i + ROWS_PER_INSERT).map((it, j) => ({ setId, bindingId: it.bindingId, pinnedVersion: it.pinnedVersion, position: i + j }));
+    const chunk = items
+      .slice(i, i + ROWS_PER_INSERT)
+      .map((it, j) => ({ setId, bindingId: it.bindingId, pinnedVersion: it.pinnedVersion, position: i + j }));
     out.push(db.insert(setItemsTable).values(chunk));
   }
   return out;
@@ -142,12 +155,23 @@ export async function insertSet(db: BinderyDb, set: typeof setsTable.$inferInser
  * atomic batch. The first statement fails the batch when another edit landed first or the set was
  * deleted, so no edit is ever lost and a deleted set never gets items. Returns false in that case.
  */
-export async function replaceSetItems(db: BinderyDb, setId: string, revision: number, items: readonly SetItemInput[], now: number): Promise<boolean> {
+export async function replaceSetItems(
+  db: BinderyDb,
+  setId: string,
+  revision: number,
+  items: readonly SetItemInput[],
+  now: number,
+): Promise<boolean> {
   try {
     await runBatch(db, [
       // json() of a non-JSON string raises, aborting the batch; SQLite evaluates it only when stale.
-      db.run(sql`SELECT CASE WHEN (SELECT revision FROM sets WHERE id = ${setId} AND deleted_at IS NULL) IS NOT ${revision} THEN json('stale set revision') END`),
-      db.update(setsTable).set({ revision: revision + 1, updatedAt: now }).where(eq(setsTable.id, setId)),
+      db.run(
+        sql`SELECT CASE WHEN (SELECT revision FROM sets WHERE id = ${setId} AND deleted_at IS NULL) IS NOT ${revision} THEN json('stale set revision') END`,
+      ),
+      db
+        .update(setsTable)
+        .set({ revision: revision + 1, updatedAt: now })
+        .where(eq(setsTable.id, setId)),
       db.delete(setItemsTable).where(eq(setItemsTable.setId, setId)),
       ...itemInserts(db, setId, items),
     ]);
@@ -165,13 +189,26 @@ function errorText(err: unknown): string {
 }
 
 /** Renames or re-describes a live set; returns the row written, or undefined (nothing written) when the set is deleted. */
-export async function updateSetMeta(db: BinderyDb, setId: string, patch: { name?: string; description?: string | null }, now: number): Promise<SetRow | undefined> {
-  const [row] = await db.update(setsTable).set({ ...patch, updatedAt: now }).where(and(eq(setsTable.id, setId), isNull(setsTable.deletedAt))).returning();
+export async function updateSetMeta(
+  db: BinderyDb,
+  setId: string,
+  patch: { name?: string; description?: string | null },
+  now: number,
+): Promise<SetRow | undefined> {
+  const [row] = await db
+    .update(setsTable)
+    .set({ ...patch, updatedAt: now })
+    .where(and(eq(setsTable.id, setId), isNull(setsTable.deletedAt)))
+    .returning();
   return row;
 }
 
 /** Hides a live set (its shares stop granting anything: the access checks require a live set); false when it was already deleted. */
 export async function softDeleteSet(db: BinderyDb, setId: string, now: number): Promise<boolean> {
-  const rows = await db.update(setsTable).set({ deletedAt: now, updatedAt: now }).where(and(eq(setsTable.id, setId), isNull(setsTable.deletedAt))).returning({ id: setsTable.id });
+  const rows = await db
+    .update(setsTable)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(and(eq(setsTable.id, setId), isNull(setsTable.deletedAt)))
+    .returning({ id: setsTable.id });
   return rows.length > 0;
 }

@@ -14,7 +14,12 @@ export interface ShareListRow extends Omit<ShareRow, 'linkHash'> {
 }
 
 /** The live share for a target and grantee (a user id, or null for the public link). */
-export async function findLiveShare(db: BinderyDb, type: ShareTargetType, targetId: string, granteeId: string | null): Promise<ShareRow | undefined> {
+export async function findLiveShare(
+  db: BinderyDb,
+  type: ShareTargetType,
+  targetId: string,
+  granteeId: string | null,
+): Promise<ShareRow | undefined> {
   return db
     .select()
     .from(sharesTable)
@@ -53,11 +58,19 @@ export async function putShare(db: BinderyDb, row: typeof sharesTable.$inferInse
     ${replaces ? sql`AND EXISTS (SELECT 1 FROM shares r WHERE r.id = ${replaces} AND r.revoked_at IS NULL)` : sql``}`;
   if (!replaces) return rowsAffected(await insertWhere(db, sharesTable, row, guard)) === 1;
   // Acceptance is copied by the insert itself: one the grantee gave after the caller read the old row still carries over.
-  const insert = insertWhere(db, sharesTable, { ...row, acceptedAt: sql`(SELECT accepted_at FROM shares WHERE id = ${replaces})` as never }, guard);
+  const insert = insertWhere(
+    db,
+    sharesTable,
+    { ...row, acceptedAt: sql`(SELECT accepted_at FROM shares WHERE id = ${replaces})` as never },
+    guard,
+  );
   const written = sql`EXISTS (SELECT 1 FROM shares n WHERE n.id = ${row.id})`;
   const [inserted] = await db.batch([
     insert,
-    db.update(sharesTable).set({ revokedAt: row.createdAt }).where(and(eq(sharesTable.id, replaces), isNull(sharesTable.revokedAt), written)),
+    db
+      .update(sharesTable)
+      .set({ revokedAt: row.createdAt })
+      .where(and(eq(sharesTable.id, replaces), isNull(sharesTable.revokedAt), written)),
   ]);
   return rowsAffected(inserted) === 1;
 }
@@ -73,7 +86,10 @@ export async function setShareLinkHash(db: BinderyDb, id: string, linkHash: stri
 }
 
 /** The live public-link share whose secret hashes to `linkHash`, if any. */
-export async function liveLinkShare(db: BinderyDb, linkHash: string): Promise<Pick<ShareRow, 'id' | 'targetType' | 'targetId'> | undefined> {
+export async function liveLinkShare(
+  db: BinderyDb,
+  linkHash: string,
+): Promise<Pick<ShareRow, 'id' | 'targetType' | 'targetId'> | undefined> {
   return db
     .select({ id: sharesTable.id, targetType: sharesTable.targetType, targetId: sharesTable.targetId })
     .from(sharesTable)
@@ -125,7 +141,9 @@ export async function getShare(db: BinderyDb, id: string): Promise<ShareListRow 
 /** Live shares matching `where`, newest first (or `first` before that), paged. */
 async function listWhere(db: BinderyDb, where: SQL, offset: number, limit: number, first: SQL = sql``) {
   const live = sql`shares.revoked_at IS NULL AND ${where}`;
-  const rows = await db.all<Record<string, unknown>>(sql`${listSelect} WHERE ${live} ORDER BY ${first}shares.created_at DESC, shares.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await db.all<Record<string, unknown>>(
+    sql`${listSelect} WHERE ${live} ORDER BY ${first}shares.created_at DESC, shares.rowid DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
   const total = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE ${live}`);
   return { rows: rows.map(mapRow), total: Number(total?.n ?? 0) };
 }
@@ -143,6 +161,8 @@ export function listSharesOfUser(db: BinderyDb, userId: string, offset: number, 
 /** Live shares addressed to the user, those waiting for an answer first; `pending` counts those. */
 export async function listSharesToUser(db: BinderyDb, userId: string, offset: number, limit: number) {
   const listed = await listWhere(db, sql`shares.grantee_id = ${userId}`, offset, limit, sql`(shares.accepted_at IS NOT NULL), `);
-  const pending = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM shares WHERE revoked_at IS NULL AND accepted_at IS NULL AND grantee_id = ${userId}`);
+  const pending = await db.get<{ n: number }>(
+    sql`SELECT count(*) AS n FROM shares WHERE revoked_at IS NULL AND accepted_at IS NULL AND grantee_id = ${userId}`,
+  );
   return { ...listed, pending: Number(pending?.n ?? 0) };
 }

@@ -21,10 +21,17 @@ export interface SpaceListRow extends SpaceRow {
 }
 
 /** Spaces the user owns or that were shared with the user by name and accepted, own first, then by slug. */
-export async function listSpaceRows(db: BinderyDb, userId: string, offset: number, limit: number): Promise<{ rows: SpaceListRow[]; total: number }> {
+export async function listSpaceRows(
+  db: BinderyDb,
+  userId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: SpaceListRow[]; total: number }> {
   const shared = sql`SELECT CASE WHEN sum(s.permission = 'comment') > 0 THEN 'comment' WHEN count(*) > 0 THEN 'read' END FROM shares s WHERE s.revoked_at IS NULL AND s.accepted_at IS NOT NULL AND s.grantee_id = ${userId} AND s.target_type = 'space' AND s.target_id = spaces.id`;
   const where = sql`(spaces.owner_id = ${userId} OR (${shared}) IS NOT NULL)`;
-  const rows = await db.all<Record<string, unknown>>(sql`SELECT spaces.id AS id, spaces.slug AS slug, spaces.name AS name, spaces.visibility AS visibility,
+  const rows = await db.all<
+    Record<string, unknown>
+  >(sql`SELECT spaces.id AS id, spaces.slug AS slug, spaces.name AS name, spaces.visibility AS visibility,
       spaces.owner_id AS ownerId, spaces.personal AS personal, spaces.created_at AS createdAt, users.handle AS ownerHandle,
       (SELECT count(*) FROM bindings b WHERE b.space_id = spaces.id AND b.deleted_at IS NULL) AS bindingCount,
       CASE WHEN spaces.owner_id = ${userId} THEN 'owner' ELSE (${shared}) END AS access

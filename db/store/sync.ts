@@ -29,7 +29,8 @@ const TRACKED = sql`SELECT f.root_id AS rootId, f.path AS path, f.binding_id AS 
       CASE WHEN b.deleted_at IS NULL THEN b.current_version END AS current
     FROM sync_files f LEFT JOIN bindings b ON b.id = f.binding_id`;
 
-const tracked = (rows: (SyncFileRow & { current: number | null })[]): TrackedFile[] => rows.map((r) => ({ ...r, current: r.current === null ? null : Number(r.current) }));
+const tracked = (rows: (SyncFileRow & { current: number | null })[]): TrackedFile[] =>
+  rows.map((r) => ({ ...r, current: r.current === null ? null : Number(r.current) }));
 
 /** Every tracked file of a folder with its binding's current version (null: deleted or missing). */
 export async function trackedFiles(db: BinderyDb, rootId: string): Promise<TrackedFile[]> {
@@ -41,18 +42,35 @@ export async function trackedFilesAt(db: BinderyDb, rootId: string, paths: reado
   const out: TrackedFile[] = [];
   for (let i = 0; i < paths.length; i += 200) {
     const some = paths.slice(i, i + 200);
-    out.push(...tracked(await db.all(sql`${TRACKED} WHERE f.root_id = ${rootId} AND f.path IN (${sql.join(some.map((p) => sql`${p}`), sql`, `)})`)));
+    out.push(
+      ...tracked(
+        await db.all(
+          sql`${TRACKED} WHERE f.root_id = ${rootId} AND f.path IN (${sql.join(
+            some.map((p) => sql`${p}`),
+            sql`, `,
+          )})`,
+        ),
+      ),
+    );
   }
   return out;
 }
 
 /** Tracked files whose binding moved on (a newer version, deleted, gone) since they were in step. */
 export async function filesBehind(db: BinderyDb, rootId: string): Promise<TrackedFile[]> {
-  return tracked(await db.all(sql`${TRACKED} WHERE f.root_id = ${rootId} AND (b.id IS NULL OR b.deleted_at IS NOT NULL OR b.current_version <> f.version)`));
+  return tracked(
+    await db.all(
+      sql`${TRACKED} WHERE f.root_id = ${rootId} AND (b.id IS NULL OR b.deleted_at IS NOT NULL OR b.current_version <> f.version)`,
+    ),
+  );
 }
 
 /** Live bindings of a space that no file of this folder tracks. */
-export function untrackedBindings(db: BinderyDb, rootId: string, spaceId: string): Promise<{ id: string; slug: string; sourcePath: string | null }[]> {
+export function untrackedBindings(
+  db: BinderyDb,
+  rootId: string,
+  spaceId: string,
+): Promise<{ id: string; slug: string; sourcePath: string | null }[]> {
   return db.all(sql`SELECT b.id AS id, b.slug AS slug, b.source_path AS sourcePath FROM bindings b
     WHERE b.space_id = ${spaceId} AND b.deleted_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM sync_files f WHERE f.root_id = ${rootId} AND f.binding_id = b.id)
@@ -61,28 +79,42 @@ export function untrackedBindings(db: BinderyDb, rootId: string, spaceId: string
 
 /** The binding a file of this folder tracks, if any. */
 export async function trackingPath(db: BinderyDb, rootId: string, bindingId: string): Promise<string | undefined> {
-  const row = await db.select({ path: syncFilesTable.path }).from(syncFilesTable).where(and(eq(syncFilesTable.rootId, rootId), eq(syncFilesTable.bindingId, bindingId))).get();
+  const row = await db
+    .select({ path: syncFilesTable.path })
+    .from(syncFilesTable)
+    .where(and(eq(syncFilesTable.rootId, rootId), eq(syncFilesTable.bindingId, bindingId)))
+    .get();
   return row?.path;
 }
 
 /** Records a file as in step (insert or replace the row for its path). */
 export function recordFile(db: BinderyDb, row: SyncFileRow) {
   const { rootId: _r, path: _p, ...rest } = row;
-  return db.insert(syncFilesTable).values(row).onConflictDoUpdate({ target: [syncFilesTable.rootId, syncFilesTable.path], set: rest }).run();
+  return db
+    .insert(syncFilesTable)
+    .values(row)
+    .onConflictDoUpdate({ target: [syncFilesTable.rootId, syncFilesTable.path], set: rest })
+    .run();
 }
 
 /** Records many files as in step, in one batch (one commit). */
 export async function recordFiles(db: BinderyDb, rows: SyncFileRow[]): Promise<void> {
   const [first, ...rest] = rows.map((row) => {
     const { rootId: _r, path: _p, ...set } = row;
-    return db.insert(syncFilesTable).values(row).onConflictDoUpdate({ target: [syncFilesTable.rootId, syncFilesTable.path], set });
+    return db
+      .insert(syncFilesTable)
+      .values(row)
+      .onConflictDoUpdate({ target: [syncFilesTable.rootId, syncFilesTable.path], set });
   });
   if (first) await db.batch([first, ...rest]);
 }
 
 /** Forgets a file. */
 export function forgetFile(db: BinderyDb, rootId: string, path: string) {
-  return db.delete(syncFilesTable).where(and(eq(syncFilesTable.rootId, rootId), eq(syncFilesTable.path, path))).run();
+  return db
+    .delete(syncFilesTable)
+    .where(and(eq(syncFilesTable.rootId, rootId), eq(syncFilesTable.path, path)))
+    .run();
 }
 
 /**
@@ -91,7 +123,10 @@ export function forgetFile(db: BinderyDb, rootId: string, path: string) {
  */
 export async function moveFile(db: BinderyDb, rootId: string, from: string, to: string, bindingId: string): Promise<void> {
   await db.batch([
-    db.update(syncFilesTable).set({ path: to }).where(and(eq(syncFilesTable.rootId, rootId), eq(syncFilesTable.path, from))),
+    db
+      .update(syncFilesTable)
+      .set({ path: to })
+      .where(and(eq(syncFilesTable.rootId, rootId), eq(syncFilesTable.path, from))),
     db.update(bindingsTable).set({ sourcePath: to }).where(eq(bindingsTable.id, bindingId)),
   ]);
 }
@@ -103,7 +138,9 @@ export function setSourcePath(db: BinderyDb, bindingId: string, path: string) {
 
 /** A cheap fingerprint of a space's bindings: changes whenever one is written, deleted or restored. */
 export async function spaceFingerprint(db: BinderyDb, spaceId: string): Promise<string> {
-  const row = await db.get<{ n: number; at: number | null; v: number | null }>(sql`SELECT count(*) AS n, max(updated_at) AS at, sum(current_version) AS v FROM bindings WHERE space_id = ${spaceId}`);
+  const row = await db.get<{ n: number; at: number | null; v: number | null }>(
+    sql`SELECT count(*) AS n, max(updated_at) AS at, sum(current_version) AS v FROM bindings WHERE space_id = ${spaceId}`,
+  );
   return `${row?.n ?? 0}:${row?.at ?? 0}:${row?.v ?? 0}`;
 }
 

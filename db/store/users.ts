@@ -17,9 +17,18 @@ export async function findUserByHandle(db: BinderyDb, handle: string): Promise<U
  * statements check, as they write, that the handle and the chosen slug are still free and that the
  * user has no personal space yet (which also mends a user left without one).
  */
-export async function ensureUser(db: BinderyDb, handle: string, ids: { user: string; space: string }, now: number, slugs: string[]): Promise<UserRow> {
+export async function ensureUser(
+  db: BinderyDb,
+  handle: string,
+  ids: { user: string; space: string },
+  now: number,
+  slugs: string[],
+): Promise<UserRow> {
   const found = await db
-    .select({ ...getTableColumns(usersTable), hasSpace: sql<number>`EXISTS (SELECT 1 FROM spaces WHERE owner_id = ${usersTable.id} AND personal = 1)` })
+    .select({
+      ...getTableColumns(usersTable),
+      hasSpace: sql<number>`EXISTS (SELECT 1 FROM spaces WHERE owner_id = ${usersTable.id} AND personal = 1)`,
+    })
     .from(usersTable)
     .where(eq(usersTable.handle, handle))
     .get();
@@ -38,7 +47,8 @@ export async function ensureUser(db: BinderyDb, handle: string, ids: { user: str
       ORDER BY c.key LIMIT 1`),
   ]);
   const user = await findUserByHandle(db, handle);
-  if (!user || !(await personalSpace(db, user.id))?.personal) throw new Error(`could not create user ${handle} with a personal space: slugs ${slugs.join(', ')} are all taken`);
+  if (!user || !(await personalSpace(db, user.id))?.personal)
+    throw new Error(`could not create user ${handle} with a personal space: slugs ${slugs.join(', ')} are all taken`);
   return user;
 }
 

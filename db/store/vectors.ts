@@ -22,8 +22,20 @@ export function bytesVector(b: ArrayBuffer | Uint8Array): Float32Array {
 
 /** Live bindings (of `only`, when given) whose current version has no vector for `model`, with what is embedded, oldest first. */
 export async function bindingsWithoutVector(db: BinderyDb, model: string, limit: number, only?: string[]) {
-  const among = only ? sql`AND bindings.id IN (${sql.join(only.map((id) => sql`${id}`), sql`, `)})` : sql``;
-  const rows = await db.all<{ bindingId: string; versionId: string; name: string; summary: string; keyPoints: string; content: string }>(sql`
+  const among = only
+    ? sql`AND bindings.id IN (${sql.join(
+        only.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const rows = await db.all<{
+    bindingId: string;
+    versionId: string;
+    name: string;
+    summary: string;
+    keyPoints: string;
+    content: string;
+  }>(sql`
     SELECT bindings.id AS bindingId, versions.id AS versionId, versions.name AS name, versions.summary AS summary, versions.key_points AS keyPoints, versions.content AS content
     FROM bindings JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version
     LEFT JOIN binding_vectors bv ON bv.binding_id = bindings.id AND bv.version_id = versions.id AND bv.model = ${model}
@@ -33,9 +45,15 @@ export async function bindingsWithoutVector(db: BinderyDb, model: string, limit:
 }
 
 /** Stores (or replaces) the vectors of bindings at the given versions. */
-export async function saveVectors(db: BinderyDb, model: string, rows: { bindingId: string; versionId: string; vector: Float32Array }[], now: number): Promise<void> {
+export async function saveVectors(
+  db: BinderyDb,
+  model: string,
+  rows: { bindingId: string; versionId: string; vector: Float32Array }[],
+  now: number,
+): Promise<void> {
   if (!rows.length) return;
-  await runBatch(db, 
+  await runBatch(
+    db,
     rows.map((r) =>
       db.run(sql`INSERT INTO binding_vectors (binding_id, version_id, model, dims, vector, created_at)
         VALUES (${r.bindingId}, ${r.versionId}, ${model}, ${r.vector.length}, ${vectorBytes(r.vector)}, ${now})
@@ -51,6 +69,9 @@ export async function currentVectors(db: BinderyDb, model: string, bindingIds: s
     SELECT bv.binding_id AS id, bv.vector AS vector FROM binding_vectors bv
     JOIN bindings ON bindings.id = bv.binding_id
     JOIN versions ON versions.binding_id = bindings.id AND versions.number = bindings.current_version
-    WHERE bv.binding_id IN (${sql.join(bindingIds.map((id) => sql`${id}`), sql`, `)}) AND bv.model = ${model} AND bv.version_id = versions.id`);
+    WHERE bv.binding_id IN (${sql.join(
+      bindingIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}) AND bv.model = ${model} AND bv.version_id = versions.id`);
   return new Map(rows.map((r) => [r.id, bytesVector(r.vector)]));
 }

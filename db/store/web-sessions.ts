@@ -68,7 +68,10 @@ export async function touchWebSession(db: BinderyDb, id: string, now: number, ex
 
 /** Ends a session (sign-out). */
 export async function revokeWebSession(db: BinderyDb, id: string, now: number): Promise<void> {
-  await db.update(webSessionsTable).set({ revokedAt: now }).where(and(eq(webSessionsTable.id, id), isNull(webSessionsTable.revokedAt)));
+  await db
+    .update(webSessionsTable)
+    .set({ revokedAt: now })
+    .where(and(eq(webSessionsTable.id, id), isNull(webSessionsTable.revokedAt)));
 }
 
 /** Removes expired sessions and links older than `before` (upkeep). */

@@ -9,9 +9,11 @@
  * words (not even "get", "not" or "all", which name things in technical text).
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('a am an and are as at be because been being but by can could did do does doing for from had has have having he her hers him his how ' +
+  (
+    'a am an and are as at be because been being but by can could did do does doing for from had has have having he her hers him his how ' +
     'i if in into is it its itself me my myself of on or our ours she should so than that the their theirs them then there these they this those to ' +
-    'us was we were what when where whether which while who whom whose why will with would you your yours').split(' '),
+    'us was we were what when where whether which while who whom whose why will with would you your yours'
+  ).split(' '),
 );
 
 /** A word: letters, digits and `_` (as the FTS index splits them). */

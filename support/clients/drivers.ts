@@ -55,7 +55,12 @@ async function sdkSession(endpoint: Endpoint): Promise<Session> {
 
 async function aiSdkSession(endpoint: Endpoint): Promise<Session> {
   const transport = endpoint.stdio
-    ? new Experimental_StdioMCPTransport({ command: endpoint.stdio.command, args: endpoint.stdio.args, env: endpoint.stdio.env, stderr: 'ignore' })
+    ? new Experimental_StdioMCPTransport({
+        command: endpoint.stdio.command,
+        args: endpoint.stdio.args,
+        env: endpoint.stdio.env,
+        stderr: 'ignore',
+      })
     : ({ type: 'http', url: endpoint.mcpUrl!, headers: authHeaders(endpoint) } as const);
   const client = await createMCPClient({ transport, clientName: 'bindery-matrix-ai-sdk' });
   // What generateText would be handed: the AI SDK's own tool set built from the listed definitions.
@@ -75,7 +80,9 @@ async function aiSdkSession(endpoint: Endpoint): Promise<Session> {
     async call(name, args) {
       const t = toolSet?.[name] as { execute?: (a: unknown, o: unknown) => Promise<unknown> } | undefined;
       // Through the tool set, as a model's tool call runs; falls back to callTool before tools/list.
-      const result = t?.execute ? await t.execute(args, { toolCallId: `call-${name}`, messages: [] }) : await client.callTool({ name, arguments: args });
+      const result = t?.execute
+        ? await t.execute(args, { toolCallId: `call-${name}`, messages: [] })
+        : await client.callTool({ name, arguments: args });
       return result as CallToolResult;
     },
     listResources: async () => (await client.listResources()).resources,
@@ -88,7 +95,13 @@ const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector
 /** Runs the Inspector CLI once; its JSON result, or an Error with its envelope and exit code. */
 async function inspector(endpoint: Endpoint, home: string, args: string[]): Promise<{ result: any; stderr: string }> {
   const target = endpoint.stdio
-    ? [...Object.entries(endpoint.stdio.env).filter(([k]) => k.startsWith('BINDERY_')).flatMap(([k, v]) => ['-e', `${k}=${v}`]), process.execPath, ...endpoint.stdio.args]
+    ? [
+        ...Object.entries(endpoint.stdio.env)
+          .filter(([k]) => k.startsWith('BINDERY_'))
+          .flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+        process.execPath,
+        ...endpoint.stdio.args,
+      ]
     : [endpoint.mcpUrl!, '--header', `Authorization: Bearer ${endpoint.key}`];
   // Under Bun: the Inspector asks for Node ≥ 22.19. HOME is a temp dir so its catalog and secrets
   // store never touch the user's.
@@ -125,7 +138,8 @@ async function inspectorSession(endpoint: Endpoint): Promise<Session> {
       return result.tools as Tool[];
     },
     async call(name, args) {
-      return (await inspector(endpoint, home, ['--method', 'tools/call', '--tool-name', name, '--tool-args-json', JSON.stringify(args)])).result as CallToolResult;
+      return (await inspector(endpoint, home, ['--method', 'tools/call', '--tool-name', name, '--tool-args-json', JSON.stringify(args)]))
+        .result as CallToolResult;
     },
     listResources: async () => (await inspector(endpoint, home, ['--method', 'resources/list'])).result.resources,
     close: async () => rmSync(home, { recursive: true, force: true }),

@@ -25,8 +25,18 @@ export async function startTransport(name: TransportName): Promise<Endpoint> {
   if (name === 'stdio') {
     const publicUrl = 'http://127.0.0.1:1';
     const { dir, dbUrl } = await seededFile(publicUrl);
-    const env = { ...(process.env as Record<string, string>), BINDERY_DB_URL: dbUrl, BINDERY_PUBLIC_URL: publicUrl, BINDERY_TOOL_MODE: 'eager', BINDERY_USER: 'alice' };
-    return { transport: name, stdio: { command: 'bun', args: [join(ROOT, 'adapters/stdio.ts')], env }, stop: async () => rmSync(dir, { recursive: true, force: true }) };
+    const env = {
+      ...(process.env as Record<string, string>),
+      BINDERY_DB_URL: dbUrl,
+      BINDERY_PUBLIC_URL: publicUrl,
+      BINDERY_TOOL_MODE: 'eager',
+      BINDERY_USER: 'alice',
+    };
+    return {
+      transport: name,
+      stdio: { command: 'bun', args: [join(ROOT, 'adapters/stdio.ts')], env },
+      stop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   let target: Target;
   if (name === 'http-sessions') target = await bunHttpTarget({}, name);
@@ -140,9 +150,14 @@ export async function runConformance(mcpUrl: string, scenario: string, timeoutMs
     clearTimeout(timer);
     const files = findChecks(out);
     const checks: ConformanceCheck[] = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as ConformanceCheck[]);
-    const problems = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? JSON.stringify(c.details ?? {}).slice(0, 300)}`);
+    const problems = checks
+      .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+      .map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? JSON.stringify(c.details ?? {}).slice(0, 300)}`);
     if (files.length === 0) problems.push(`no checks.json (exit ${exitCode}): ${(stderr || stdout).slice(-500)}`);
-    const passed = files.length > 0 && checks.some((c) => c.status === 'SUCCESS') && !checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+    const passed =
+      files.length > 0 &&
+      checks.some((c) => c.status === 'SUCCESS') &&
+      !checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
     return { scenario, checks, passed, problems, exitCode, output: stdout + stderr };
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -7,7 +7,15 @@ import { CLIENTS, inspectorWarnings, openSession, type ClientName, type Session 
 import { pool, startTransport, transportUnavailable, type Endpoint, type TransportName } from './harness.ts';
 
 export const TRANSPORTS: readonly TransportName[] = ['stdio', 'http-sessions', 'http-stateless', 'deno-edge', 'workerd-edge'];
-export const STEPS = ['initialize', 'tools/list', 'create_binding', 'search tier 1', 'search tier "1"', 'outputSchema', 'resources/list'] as const;
+export const STEPS = [
+  'initialize',
+  'tools/list',
+  'create_binding',
+  'search tier 1',
+  'search tier "1"',
+  'outputSchema',
+  'resources/list',
+] as const;
 export type StepName = (typeof STEPS)[number];
 
 export interface StepResult {
@@ -45,11 +53,16 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).spl
 export async function runCell(client: ClientName, endpoint: Endpoint): Promise<Cell> {
   const t0 = performance.now();
   const steps: StepResult[] = [];
-  const record = (step: StepName, status: StepResult['status'], detail?: string) => void steps.push({ step, status, ...(detail ? { detail } : {}) });
+  const record = (step: StepName, status: StepResult['status'], detail?: string) =>
+    void steps.push({ step, status, ...(detail ? { detail } : {}) });
   let session: Session | undefined;
   try {
     session = await openSession(client, endpoint);
-    record('initialize', session.serverName === 'bindery' ? 'pass' : 'fail', session.serverName === 'bindery' ? undefined : `serverInfo.name is "${session.serverName}"`);
+    record(
+      'initialize',
+      session.serverName === 'bindery' ? 'pass' : 'fail',
+      session.serverName === 'bindery' ? undefined : `serverInfo.name is "${session.serverName}"`,
+    );
   } catch (e) {
     record('initialize', 'fail', message(e));
     for (const s of STEPS.slice(1)) record(s, 'skip', 'no session');
@@ -66,7 +79,8 @@ export async function runCell(client: ClientName, endpoint: Endpoint): Promise<C
         if (t.outputSchema) validators.getValidator(t.outputSchema as never);
       }
       const missing = ['create_binding', 'search_bindings'].filter((n) => !tools.some((t) => t.name === n));
-      if (bad.length || missing.length) record('tools/list', 'fail', [...bad.map((t) => `${t.name}: schema missing`), ...missing.map((n) => `${n} not listed`)].join('; '));
+      if (bad.length || missing.length)
+        record('tools/list', 'fail', [...bad.map((t) => `${t.name}: schema missing`), ...missing.map((n) => `${n} not listed`)].join('; '));
       else record('tools/list', 'pass', `${tools.length} tools`);
     } catch (e) {
       record('tools/list', 'fail', message(e));
@@ -76,32 +90,56 @@ export async function runCell(client: ClientName, endpoint: Endpoint): Promise<C
     const problems: string[] = [];
     let id: string | undefined;
     try {
-      const created = await session.call('create_binding', { name: `Matrix ${client} ${endpoint.transport}`, content: `# Notes\n\nThe ${word} lives here.\n`, summary: `About ${word}.` });
+      const created = await session.call('create_binding', {
+        name: `Matrix ${client} ${endpoint.transport}`,
+        content: `# Notes\n\nThe ${word} lives here.\n`,
+        summary: `About ${word}.`,
+      });
       id = (created.structuredContent as { binding?: { id?: string } } | undefined)?.binding?.id;
       problems.push(...outputProblems(byName.get('create_binding'), created));
-      record('create_binding', !created.isError && id ? 'pass' : 'fail', created.isError ? errorText(created) : id ? undefined : 'no structuredContent.binding.id');
+      record(
+        'create_binding',
+        !created.isError && id ? 'pass' : 'fail',
+        created.isError ? errorText(created) : id ? undefined : 'no structuredContent.binding.id',
+      );
     } catch (e) {
       record('create_binding', 'fail', message(e));
     }
-    for (const [step, tier] of [['search tier 1', 1], ['search tier "1"', '1']] as const) {
+    for (const [step, tier] of [
+      ['search tier 1', 1],
+      ['search tier "1"', '1'],
+    ] as const) {
       try {
         const found = await session.call('search_bindings', { query: word, tier });
         problems.push(...outputProblems(byName.get('search_bindings'), found));
         const ids = ((found.structuredContent as { results?: { id?: string }[] } | undefined)?.results ?? []).map((r) => r.id);
         if (found.isError) record(step, 'fail', errorText(found));
-        else record(step, id && ids.includes(id) ? 'pass' : 'fail', id && ids.includes(id) ? undefined : `created binding not among ${ids.length} results`);
+        else
+          record(
+            step,
+            id && ids.includes(id) ? 'pass' : 'fail',
+            id && ids.includes(id) ? undefined : `created binding not among ${ids.length} results`,
+          );
       } catch (e) {
         record(step, 'fail', message(e));
       }
     }
     const called = steps.some((s) => s.step !== 'initialize' && s.step !== 'tools/list' && s.status === 'pass');
-    record('outputSchema', problems.length ? 'fail' : called ? 'pass' : 'skip', problems.length ? problems.join('; ') : called ? undefined : 'no successful call to check');
+    record(
+      'outputSchema',
+      problems.length ? 'fail' : called ? 'pass' : 'skip',
+      problems.length ? problems.join('; ') : called ? undefined : 'no successful call to check',
+    );
     if (!session.capabilities.resources) record('resources/list', 'skip', 'capability not advertised');
     else {
       try {
         const resources = await session.listResources();
         const ok = resources.some((r) => r.uri.startsWith('bindery://'));
-        record('resources/list', ok ? 'pass' : 'fail', ok ? `${resources.length} resources` : `no bindery:// resource among ${resources.length}`);
+        record(
+          'resources/list',
+          ok ? 'pass' : 'fail',
+          ok ? `${resources.length} resources` : `no bindery:// resource among ${resources.length}`,
+        );
       } catch (e) {
         record('resources/list', 'fail', message(e));
       }
@@ -113,7 +151,9 @@ export async function runCell(client: ClientName, endpoint: Endpoint): Promise<C
 }
 
 /** Starts every transport, runs every cell (a few at a time on 2 cores), stops the transports. */
-export async function runMatrix(opts: { clients?: readonly ClientName[]; transports?: readonly TransportName[]; concurrency?: number } = {}): Promise<{ cells: Cell[]; unavailable: Map<TransportName, string> }> {
+export async function runMatrix(
+  opts: { clients?: readonly ClientName[]; transports?: readonly TransportName[]; concurrency?: number } = {},
+): Promise<{ cells: Cell[]; unavailable: Map<TransportName, string> }> {
   const clients = opts.clients ?? CLIENTS;
   const unavailable = new Map<TransportName, string>();
   const wanted = (opts.transports ?? TRANSPORTS).filter((t) => {
@@ -143,12 +183,20 @@ export function renderMatrix(cells: Cell[], unavailable = new Map<TransportName,
   for (const c of clients) {
     const row = transports.map((t) => {
       const cell = cells.find((x) => x.client === c && x.transport === t);
-      return !cell ? 'n/a' : cell.ok ? '✅ pass' : `❌ ${cell.steps.filter((s) => s.status === 'fail').map((s) => s.step).join(', ')}`;
+      return !cell
+        ? 'n/a'
+        : cell.ok
+          ? '✅ pass'
+          : `❌ ${cell.steps
+              .filter((s) => s.status === 'fail')
+              .map((s) => s.step)
+              .join(', ')}`;
     });
     lines.push(`| ${c} | ${row.join(' | ')} |`);
   }
   lines.push('', `| client | transport | ${STEPS.join(' | ')} |`, `|---|---|${STEPS.map(() => ':-:').join('|')}|`);
-  for (const cell of cells) lines.push(`| ${cell.client} | ${cell.transport} | ${STEPS.map((s) => mark(cell.steps.find((x) => x.step === s))).join(' | ')} |`);
+  for (const cell of cells)
+    lines.push(`| ${cell.client} | ${cell.transport} | ${STEPS.map((s) => mark(cell.steps.find((x) => x.step === s))).join(' | ')} |`);
   // One line per distinct (step, outcome, reason), naming the cells it applies to.
   const groups = new Map<string, string[]>();
   for (const cell of cells) {
@@ -158,10 +206,15 @@ export function renderMatrix(cells: Cell[], unavailable = new Map<TransportName,
       groups.set(key, [...(groups.get(key) ?? []), `${cell.client} × ${cell.transport}`]);
     }
   }
-  const notes = [...groups].map(([key, where]) => `- ${key} — ${where.length === cells.length ? `all ${cells.length} cells` : where.join(', ')}`);
+  const notes = [...groups].map(
+    ([key, where]) => `- ${key} — ${where.length === cells.length ? `all ${cells.length} cells` : where.join(', ')}`,
+  );
   for (const [t, why] of unavailable) notes.push(`- ${t}: not run (${why})`);
   const warned = [...new Set(inspectorWarnings.values())];
-  if (warned.length) notes.push(`- inspector-cli \`--strict\`: ${warned.join('/')} schema-portability warnings on ${[...inspectorWarnings.keys()].join(', ')} (legal JSON Schema such as \`type: ["string","null"]\`; no error-severity problem, exit 0)`);
+  if (warned.length)
+    notes.push(
+      `- inspector-cli \`--strict\`: ${warned.join('/')} schema-portability warnings on ${[...inspectorWarnings.keys()].join(', ')} (legal JSON Schema such as \`type: ["string","null"]\`; no error-severity problem, exit 0)`,
+    );
   if (notes.length) lines.push('', ...notes);
   return lines.join('\n');
 }

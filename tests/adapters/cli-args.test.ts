@@ -20,7 +20,10 @@ function usageOf(args: string[], positionals = true): UsageError {
 
 describe('parseCommand', () => {
   test('reads options in any order, --name=value and positionals (a lone - included)', () => {
-    expect(parseCommand('thing', USAGE, ['d', '--space', 'team', '--dry'], OPTIONS)).toEqual({ values: { space: 'team', dry: true }, positionals: ['d'] });
+    expect(parseCommand('thing', USAGE, ['d', '--space', 'team', '--dry'], OPTIONS)).toEqual({
+      values: { space: 'team', dry: true },
+      positionals: ['d'],
+    });
     expect(parseCommand('thing', USAGE, ['--space=team', '-'], OPTIONS)).toEqual({ values: { space: 'team' }, positionals: ['-'] });
     expect(parseCommand('thing', USAGE, ['--', '--dry'], OPTIONS)).toEqual({ values: {}, positionals: ['--dry'] });
   });
@@ -51,7 +54,10 @@ describe('parseCommand', () => {
 describe('bindery <command> --frobnicate', () => {
   const commands = ['stdio', 'serve', 'migrate', 'import', 'export', 'measure', 'lock', 'keys', 'login-link', 'help', 'dump', 'restore'];
   test.each(commands)('%s refuses it with exit 2, naming the option and the usage line', (command) => {
-    const r = Bun.spawnSync(['bun', 'adapters/cli.ts', command, '--frobnicate'], { cwd: ROOT, env: { ...process.env, BINDERY_DB_URL: ':memory:' } });
+    const r = Bun.spawnSync(['bun', 'adapters/cli.ts', command, '--frobnicate'], {
+      cwd: ROOT,
+      env: { ...process.env, BINDERY_DB_URL: ':memory:' },
+    });
     const stderr = r.stderr.toString();
     expect({ code: r.exitCode, stdout: r.stdout.toString() }).toEqual({ code: 2, stdout: '' });
     expect(stderr).toContain(`bindery ${command}: unknown option --frobnicate\n`);

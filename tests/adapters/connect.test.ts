@@ -27,7 +27,12 @@ function world(): { home: string; cwd: string } {
 
 function connect(w: { home: string; cwd: string }, ...args: string[]): { code: number; out: string; err: string } {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: w.home };
-  const p = Bun.spawnSync([process.execPath, join(ROOT, 'adapters', 'cli.ts'), 'connect', ...args], { cwd: w.cwd, env, stdout: 'pipe', stderr: 'pipe' });
+  const p = Bun.spawnSync([process.execPath, join(ROOT, 'adapters', 'cli.ts'), 'connect', ...args], {
+    cwd: w.cwd,
+    env,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
@@ -74,7 +79,8 @@ describe('bindery connect prints a client configuration', () => {
     expect(keyed).toEqual({ url: 'https://notes.example.com/mcp', headers: { Authorization: 'Bearer bk_secret' } });
     const oauth = JSON.parse(connect(w, 'vscode', '--url', 'https://notes.example.com/mcp').out).servers.bindery;
     expect(oauth).toEqual({ type: 'http', url: 'https://notes.example.com/mcp' });
-    const desktop = JSON.parse(connect(w, 'claude-desktop', '--url', 'https://notes.example.com/mcp', '--key', 'bk_secret').out).mcpServers.bindery;
+    const desktop = JSON.parse(connect(w, 'claude-desktop', '--url', 'https://notes.example.com/mcp', '--key', 'bk_secret').out).mcpServers
+      .bindery;
     expect(desktop.args).toEqual(['-y', 'mcp-remote', 'https://notes.example.com/mcp', '--header', 'Authorization:${BINDERY_AUTH_HEADER}']);
     expect(desktop.env).toEqual({ BINDERY_AUTH_HEADER: 'Bearer bk_secret' });
   });
@@ -94,7 +100,11 @@ describe('bindery connect --write', () => {
     const w = world();
     const file = desktopFile(w.home);
     mkdirSync(dirname(file), { recursive: true });
-    const original = JSON.stringify({ globalShortcut: 'Ctrl+Space', mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }, null, 2);
+    const original = JSON.stringify(
+      { globalShortcut: 'Ctrl+Space', mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } },
+      null,
+      2,
+    );
     writeFileSync(file, original);
     const r = connect(w, 'claude-desktop', '--write');
     expect(r.code).toBe(0);
@@ -149,10 +159,19 @@ describe('bindery connect --write', () => {
     expect(connect(w, 'claude-code', '--write').code).toBe(0);
     const entry = JSON.parse(readFileSync(join(w.cwd, '.mcp.json'), 'utf8')).mcpServers.bindery;
     // As a client would: its own cwd (not the folder connect ran in), only the configured env and PATH.
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { PATH: process.env.PATH ?? '', ...entry.env }, cwd: w.home, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { PATH: process.env.PATH ?? '', ...entry.env },
+      cwd: w.home,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'claude-code', version: '2.0.0' });
     await client.connect(transport);
-    const made = await client.callTool({ name: 'create_binding', arguments: { name: 'Connected', content: 'It works.', summary: 'A first note.' } });
+    const made = await client.callTool({
+      name: 'create_binding',
+      arguments: { name: 'Connected', content: 'It works.', summary: 'A first note.' },
+    });
     expect(made.isError).toBeFalsy();
     expect((await client.listTools()).tools.length).toBe(29);
     await client.close();
@@ -163,9 +182,15 @@ describe('bindery connect --write', () => {
 describe('connect, the pure parts', () => {
   test("Claude Desktop's file on macOS, Windows and Linux (XDG_CONFIG_HOME honoured)", () => {
     const spec = clientSpec('claude-desktop')!;
-    expect(spec.file({ platform: 'darwin', home: '/Users/a', cwd: '/' })).toBe('/Users/a/Library/Application Support/Claude/claude_desktop_config.json');
-    expect(spec.file({ platform: 'win32', home: '/h', cwd: '/', appData: '/h/AppData/Roaming' })).toBe(join('/h/AppData/Roaming', 'Claude', 'claude_desktop_config.json'));
-    expect(spec.file({ platform: 'linux', home: '/home/a', cwd: '/', xdgConfigHome: '/cfg' })).toBe('/cfg/Claude/claude_desktop_config.json');
+    expect(spec.file({ platform: 'darwin', home: '/Users/a', cwd: '/' })).toBe(
+      '/Users/a/Library/Application Support/Claude/claude_desktop_config.json',
+    );
+    expect(spec.file({ platform: 'win32', home: '/h', cwd: '/', appData: '/h/AppData/Roaming' })).toBe(
+      join('/h/AppData/Roaming', 'Claude', 'claude_desktop_config.json'),
+    );
+    expect(spec.file({ platform: 'linux', home: '/home/a', cwd: '/', xdgConfigHome: '/cfg' })).toBe(
+      '/cfg/Claude/claude_desktop_config.json',
+    );
   });
 
   test("the mode follows core's list of clients that apply tools/list_changed", () => {

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ALL_TOOLS } from '../../core/index.ts';
 import { contextOf, err, ok, sampleBinding } from '../helpers.ts';
-import { bunHttpTarget, denoTarget, denoUnavailable, remoteBunHttpTarget, remoteEdgeTarget, remoteUnavailable, stdioTarget, workerdTarget, type Target } from '../../support/targets.ts';
+import {
+  bunHttpTarget,
+  denoTarget,
+  denoUnavailable,
+  remoteBunHttpTarget,
+  remoteEdgeTarget,
+  remoteUnavailable,
+  stdioTarget,
+  workerdTarget,
+  type Target,
+} from '../../support/targets.ts';
 
 const EAGER = ALL_TOOLS.filter((t) => t.category !== 'proxy').map((t) => t.name);
 
@@ -35,7 +45,12 @@ const cases: Case[] = [
     async run(t, client) {
       const word = `quokka${t.name.replace(/[^a-z]/g, '')}`;
       const content = `# Field notes\n\nThe ${word} is a small marsupial.\n\n${'More text about habitats. '.repeat(40)}\n`;
-      const created = await ok(client, 'create_binding', { name: `Notes ${t.name}`, content, summary: `About the ${word}.`, keyPoints: ['marsupial'] });
+      const created = await ok(client, 'create_binding', {
+        name: `Notes ${t.name}`,
+        content,
+        summary: `About the ${word}.`,
+        keyPoints: ['marsupial'],
+      });
       const id = created.binding.id as string;
       expect(created.binding.source).toBe('llm');
       const found = await ok(client, 'search_bindings', { query: word });
@@ -63,7 +78,11 @@ const cases: Case[] = [
   {
     name: 'a public link opens its page only with its secret (Web Crypto on every runtime)',
     async run(t, client) {
-      const doc = await ok(client, 'create_binding', { name: `Linked ${t.name}`, content: '# Linked\n\nFor link holders.\n', summary: 'Linked.' });
+      const doc = await ok(client, 'create_binding', {
+        name: `Linked ${t.name}`,
+        content: '# Linked\n\nFor link holders.\n',
+        summary: 'Linked.',
+      });
       const link = await ok(client, 'create_share', { target: doc.binding.id, public: true, permission: 'read' });
       expect(link.linkUrl).toMatch(/\?share=[A-Za-z0-9_-]{32}$/);
       if (!t.url) return;
@@ -81,7 +100,8 @@ const cases: Case[] = [
     name: 'create_set → get_set_context within budget',
     async run(t, client) {
       const ids: string[] = [];
-      for (let i = 1; i <= 4; i++) ids.push((await ok(client, 'create_binding', sampleBinding(i, { content: `# S${i}\n\n${'word '.repeat(300)}\n` }))).binding.id);
+      for (let i = 1; i <= 4; i++)
+        ids.push((await ok(client, 'create_binding', sampleBinding(i, { content: `# S${i}\n\n${'word '.repeat(300)}\n` }))).binding.id);
       const set = await ok(client, 'create_set', { name: `Budget ${t.name}`, bindingIds: ids });
       const maxTokens = 700;
       const result = await ok(client, 'get_set_context', { setId: set.set.id, maxTokens, tier: '2' });
@@ -113,7 +133,11 @@ const cases: Case[] = [
       for (const auth of [undefined, 'Bearer bdk_nope', `Bearer ${t.seed.revokedKey}`]) {
         const res = await fetch(`${t.url}/mcp`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(auth ? { Authorization: auth } : {}) },
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            ...(auth ? { Authorization: auth } : {}),
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
         });
         expect(res.status).toBe(401);
@@ -134,7 +158,10 @@ interface Runtime {
 const runtimes: Runtime[] = [
   { name: 'stdio', start: stdioTarget },
   { name: 'bun-http', start: () => bunHttpTarget() },
-  { name: 'bun-http-stateless', start: () => bunHttpTarget({ BINDERY_HTTP_STATELESS: '1', BINDERY_TOOL_MODE: 'lazy' }, 'bun-http-stateless') },
+  {
+    name: 'bun-http-stateless',
+    start: () => bunHttpTarget({ BINDERY_HTTP_STATELESS: '1', BINDERY_TOOL_MODE: 'lazy' }, 'bun-http-stateless'),
+  },
   { name: 'deno-edge', start: denoTarget, skip: denoUnavailable },
   { name: 'workerd-edge', start: workerdTarget },
   // A real remote libSQL server (Turso or sqld) when BINDERY_TEST_REMOTE_URL is set.

@@ -31,7 +31,17 @@ describe('stdio server end to end', () => {
   test('lists the binding and version tools', async () => {
     const { tools } = await server.client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['create_binding', 'get_binding', 'get_bindings', 'update_binding', 'delete_binding', 'list_bindings', 'search_bindings', 'list_versions', 'get_version']) {
+    for (const name of [
+      'create_binding',
+      'get_binding',
+      'get_bindings',
+      'update_binding',
+      'delete_binding',
+      'list_bindings',
+      'search_bindings',
+      'list_versions',
+      'get_version',
+    ]) {
       expect(names).toContain(name);
     }
     expect(tools.find((t) => t.name === 'get_binding')!.outputSchema).toBeDefined();
@@ -57,7 +67,22 @@ describe('stdio server end to end', () => {
     const res = await ok(server.client, 'get_binding', { id, tier: '1' });
     const b = res.binding;
     expect(Object.keys(b).sort()).toEqual(
-      ['id', 'name', 'space', 'version', 'tier', 'summary', 'keyPoints', 'contentTokenCount', 'summaryTokenCount', 'publicUrl', 'textUrl', 'source', 'model', 'updatedAt'].sort(),
+      [
+        'id',
+        'name',
+        'space',
+        'version',
+        'tier',
+        'summary',
+        'keyPoints',
+        'contentTokenCount',
+        'summaryTokenCount',
+        'publicUrl',
+        'textUrl',
+        'source',
+        'model',
+        'updatedAt',
+      ].sort(),
     );
     expect(b.contentTokenCount).toBe(tokensOf(CONTENT));
     expect(b.summaryTokenCount).toBe(tokensOf(b.summary));
@@ -65,7 +90,12 @@ describe('stdio server end to end', () => {
     const text = textOf(res._result);
     expect(text).toContain(b.summary);
     expect(text).not.toContain('Rottnest Island. They');
-    expect(contextOf(res._result).binding).toEqual({ id, contentTokenCount: tokensOf(CONTENT), publicUrl: b.publicUrl, textUrl: b.textUrl });
+    expect(contextOf(res._result).binding).toEqual({
+      id,
+      contentTokenCount: tokensOf(CONTENT),
+      publicUrl: b.publicUrl,
+      textUrl: b.textUrl,
+    });
   });
 
   test('get_binding at tier 1.5: the 500-char preview with the exact truncation count', async () => {
@@ -91,7 +121,12 @@ describe('stdio server end to end', () => {
     const first = await ok(server.client, 'update_binding', { id, content: `${CONTENT}\nUpdate one.\n` });
     expect(first.binding).toMatchObject({ version: 2, source: 'llm', model: 'e2e-client 2.3.4' });
     expect(first.changed).toBe(true);
-    const second = await ok(server.client, 'update_binding', { id, summary: 'Quokka notes, second revision.', expectedVersion: 2, model: 'other-model' });
+    const second = await ok(server.client, 'update_binding', {
+      id,
+      summary: 'Quokka notes, second revision.',
+      expectedVersion: 2,
+      model: 'other-model',
+    });
     expect(second.binding).toMatchObject({ version: 3, model: 'other-model', summary: 'Quokka notes, second revision.' });
     expect(await err(server.client, 'update_binding', { id, summary: 'stale', expectedVersion: 2 })).toStartWith('Error CONFLICT');
   });
@@ -155,7 +190,12 @@ describe('stdio stdout purity (raw)', () => {
       stderr: 'pipe',
     });
     const send = (msg: object) => proc.stdin.write(`${JSON.stringify(msg)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     await proc.stdin.flush();

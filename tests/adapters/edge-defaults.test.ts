@@ -25,7 +25,10 @@ describe('edge handler default logger', () => {
     const spy = spyOn(console, 'error').mockImplementation(() => {});
     const seen: string[] = [];
     try {
-      const handler = createFetchHandler({ env: { BINDERY_DB_URL: 'file:./nowhere.db' }, log: { info() {}, warn() {}, error: (m) => void seen.push(m) } });
+      const handler = createFetchHandler({
+        env: { BINDERY_DB_URL: 'file:./nowhere.db' },
+        log: { info() {}, warn() {}, error: (m) => void seen.push(m) },
+      });
       expect((await handler(new Request('http://localhost:8787/healthz'))).status).toBe(500);
       expect(seen).toEqual(['edge handler could not start']);
       expect(spy).not.toHaveBeenCalled();

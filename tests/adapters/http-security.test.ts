@@ -51,7 +51,11 @@ const linkSecret = newLinkSecret();
 const revokedLinkSecret = newLinkSecret();
 
 async function rpc(body: string | unknown, headers: Record<string, string> = {}) {
-  return fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${seed.aliceKey}`, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, Authorization: `Bearer ${seed.aliceKey}`, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /** The server still answers an authenticated tool call and its health check. */
@@ -75,9 +79,16 @@ beforeAll(async () => {
   const bob = await ensureCaller(deps, 'bob');
   const alice0 = await ensureCaller(deps, 'alice');
   const now = Date.now();
-  await db.insert(spacesTable).values({ id: 'spc_pub0000000000000', slug: 'bob-pub', name: 'Bob public', visibility: 'public', ownerId: bob.id, createdAt: now });
+  await db
+    .insert(spacesTable)
+    .values({ id: 'spc_pub0000000000000', slug: 'bob-pub', name: 'Bob public', visibility: 'public', ownerId: bob.id, createdAt: now });
   const make = async (key: string, space: string | undefined, content: string) => {
-    const row = await createBinding(deps, bob, { space, name: `Bob ${key}`, content, summary: `Summary of ${key}.`, keyPoints: [`point of ${key}`] }, { source: 'human', model: null });
+    const row = await createBinding(
+      deps,
+      bob,
+      { space, name: `Bob ${key}`, content, summary: `Summary of ${key}.`, keyPoints: [`point of ${key}`] },
+      { source: 'human', model: null },
+    );
     ids[key] = row.bindingId;
     slugs[key] = `@${row.spaceSlug}/${row.bindingSlug}`;
   };
@@ -87,7 +98,12 @@ beforeAll(async () => {
   await make('unlinked', undefined, '# Unlinked\n\nLink revoked.\n');
   await make('inSet', undefined, '# In set\n\nShared through a live set share.\n');
   await make('inRevokedSet', undefined, '# In revoked set\n\nSet share revoked.\n');
-  const share = async (id: string, type: 'binding' | 'set', target: string, opts: { secret?: string; grantee?: string; revoked?: boolean }) =>
+  const share = async (
+    id: string,
+    type: 'binding' | 'set',
+    target: string,
+    opts: { secret?: string; grantee?: string; revoked?: boolean },
+  ) =>
     db.insert(sharesTable).values({
       id,
       targetType: type,
@@ -105,7 +121,10 @@ beforeAll(async () => {
   await share('shr_link000000000000', 'binding', ids.linked!, { secret: linkSecret });
   await share('shr_unlk000000000000', 'binding', ids.unlinked!, { secret: revokedLinkSecret, revoked: true });
   const bobSpace = (await db.get<{ id: string }>(sql`SELECT id FROM spaces WHERE slug = 'bob'`))!.id;
-  for (const [setId, key] of [['set_live000000000000', 'inSet'], ['set_dead000000000000', 'inRevokedSet']] as const) {
+  for (const [setId, key] of [
+    ['set_live000000000000', 'inSet'],
+    ['set_dead000000000000', 'inRevokedSet'],
+  ] as const) {
     await db.insert(setsTable).values({ id: setId, spaceId: bobSpace, name: setId, createdBy: bob.id, createdAt: now, updatedAt: now });
     await db.insert(setItemsTable).values({ setId, bindingId: ids[key]!, position: 0 });
   }
@@ -127,10 +146,18 @@ afterAll(async () => {
 describe('keys', () => {
   test('no key: 401 with WWW-Authenticate: Bearer on /mcp and /api', async () => {
     for (const path of ['/mcp', '/api/me']) {
-      const res = await fetch(`${url}${path}`, { method: path === '/mcp' ? 'POST' : 'GET', headers: MCP_HEADERS, body: path === '/mcp' ? '{}' : undefined });
+      const res = await fetch(`${url}${path}`, {
+        method: path === '/mcp' ? 'POST' : 'GET',
+        headers: MCP_HEADERS,
+        body: path === '/mcp' ? '{}' : undefined,
+      });
       expect(res.status).toBe(401);
       // /mcp also names its RFC 9728 metadata (docs/http-and-oauth.md), where OAuth clients start.
-      expect(res.headers.get('www-authenticate')).toMatch(path === '/mcp' ? /^Bearer realm="bindery", resource_metadata="http[^"]+\/\.well-known\/oauth-protected-resource"$/ : /^Bearer realm="bindery"$/);
+      expect(res.headers.get('www-authenticate')).toMatch(
+        path === '/mcp'
+          ? /^Bearer realm="bindery", resource_metadata="http[^"]+\/\.well-known\/oauth-protected-resource"$/
+          : /^Bearer realm="bindery"$/,
+      );
     }
     await stillServing();
   });
@@ -154,7 +181,9 @@ describe('keys', () => {
     expect(key).toMatch(/^bdk_[0-9a-z]{16}_[A-Za-z0-9_-]{43}$/);
     const me = await fetch(`${url}/api/me`, { headers: { Authorization: `Bearer ${key}` } });
     expect(await me.json()).toMatchObject({ handle: 'carol' });
-    const rows = await database.db.all<{ id: string; key_hash: string }>(sql`SELECT * FROM api_keys WHERE key_hash = ${await sha256Hex(key)}`);
+    const rows = await database.db.all<{ id: string; key_hash: string }>(
+      sql`SELECT * FROM api_keys WHERE key_hash = ${await sha256Hex(key)}`,
+    );
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(await database.db.all(sql`SELECT * FROM api_keys`))).not.toContain(key.slice(21));
     const revoked = Bun.spawnSync(['bun', 'adapters/cli.ts', 'keys', 'revoke', rows[0]!.id], { cwd: ROOT, env });
@@ -221,7 +250,12 @@ describe("another user's private binding", () => {
     expect(live.status).toBe(200);
     expect(await live.text()).toContain('Shared by public link.');
     const missing = await (await fetch(`${url}/@bob/no-such-binding`)).text();
-    for (const path of [slugs.linked, `${slugs.linked}?share=${revokedLinkSecret}`, `${slugs.unlinked}?share=${revokedLinkSecret}`, slugs.unlinked]) {
+    for (const path of [
+      slugs.linked,
+      `${slugs.linked}?share=${revokedLinkSecret}`,
+      `${slugs.unlinked}?share=${revokedLinkSecret}`,
+      slugs.unlinked,
+    ]) {
       const res = await fetch(`${url}/${path}`);
       expect({ path, status: res.status, body: await res.text() }).toEqual({ path, status: 404, body: missing });
     }
@@ -246,7 +280,12 @@ describe('transport attacks', () => {
   });
 
   test('oversized body: 413 (declared length and chunked), on /mcp and /api', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_binding', arguments: { name: 'big', summary: 's', content: 'x'.repeat(5 * 1024 * 1024) } } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'create_binding', arguments: { name: 'big', summary: 's', content: 'x'.repeat(5 * 1024 * 1024) } },
+    });
     expect((await rpc(big)).status).toBe(413);
     const chunks = new ReadableStream({
       start(c) {
@@ -254,7 +293,11 @@ describe('transport attacks', () => {
         c.close();
       },
     });
-    const chunked = await fetch(`${url}/api/bindings`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${seed.aliceKey}` }, body: chunks });
+    const chunked = await fetch(`${url}/api/bindings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${seed.aliceKey}` },
+      body: chunks,
+    });
     expect(chunked.status).toBe(413);
     await stillServing();
   });
@@ -265,13 +308,22 @@ describe('transport attacks', () => {
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: number } }).error.code).toBeLessThan(0);
     }
-    const noAccept = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${seed.aliceKey}` }, body: '{}' });
+    const noAccept = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${seed.aliceKey}` },
+      body: '{}',
+    });
     expect(noAccept.status).toBeGreaterThanOrEqual(400);
     await stillServing();
   });
 
   test('a batch of 1,000 JSON-RPC messages is rejected whole', async () => {
-    const batch = Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'list_bindings', arguments: {} } }));
+    const batch = Array.from({ length: 1000 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'list_bindings', arguments: {} },
+    }));
     const started = performance.now();
     const res = await rpc(batch, { 'Mcp-Protocol-Version': '2025-06-18' });
     expect(res.status).toBe(400);
@@ -283,13 +335,18 @@ describe('transport attacks', () => {
 
 describe('sessions', () => {
   test('Mcp-Session-Id: bound to its key, ended by DELETE (state freed)', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${seed.aliceKey}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${seed.aliceKey}` } },
+    });
     const client = new Client({ name: 'session-test', version: '1' });
     await client.connect(transport);
     const sid = transport.sessionId!;
     expect(sid).toMatch(/^[0-9a-f-]{36}$/);
     const before = running.app.sessions!.size;
-    const asBob = await rpc({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { Authorization: `Bearer ${seed.bobKey}`, 'Mcp-Session-Id': sid });
+    const asBob = await rpc(
+      { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+      { Authorization: `Bearer ${seed.bobKey}`, 'Mcp-Session-Id': sid },
+    );
     expect(asBob.status).toBe(404);
     await transport.terminateSession();
     expect(running.app.sessions!.size).toBe(before - 1);
@@ -364,7 +421,12 @@ describe('session expiry, stateless mode and CORS (in-process app, same core/htt
       new Request('http://localhost:8787/mcp', {
         method: 'POST',
         headers: { ...MCP_HEADERS, Authorization: `Bearer ${w.seed.aliceKey}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vscode', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vscode', version: '1' } },
+        }),
       }),
     );
     expect(init.status).toBe(200);
@@ -373,7 +435,9 @@ describe('session expiry, stateless mode and CORS (in-process app, same core/htt
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThan(8); // lazy would list 4
     expect(w.app.sessions).toBeUndefined();
-    const get = await w.app.fetch(new Request('http://localhost:8787/mcp', { headers: { Accept: 'text/event-stream', Authorization: `Bearer ${w.seed.aliceKey}` } }));
+    const get = await w.app.fetch(
+      new Request('http://localhost:8787/mcp', { headers: { Accept: 'text/event-stream', Authorization: `Bearer ${w.seed.aliceKey}` } }),
+    );
     expect(get.status).toBe(405);
     await client.close();
     await w.close();
@@ -381,14 +445,27 @@ describe('session expiry, stateless mode and CORS (in-process app, same core/htt
 
   test('CORS when configured: preflight and exposed session header; other origins still refused', async () => {
     const w = await inProcessApp({ BINDERY_CORS_ORIGINS: 'https://app.example' });
-    const pre = await w.app.fetch(new Request('http://localhost:8787/mcp', { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' } }));
+    const pre = await w.app.fetch(
+      new Request('http://localhost:8787/mcp', {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' },
+      }),
+    );
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(pre.headers.get('access-control-allow-headers')).toContain('Mcp-Session-Id');
-    const me = await w.app.fetch(new Request('http://localhost:8787/api/me', { headers: { Origin: 'https://app.example', Authorization: `Bearer ${w.seed.aliceKey}` } }));
+    const me = await w.app.fetch(
+      new Request('http://localhost:8787/api/me', {
+        headers: { Origin: 'https://app.example', Authorization: `Bearer ${w.seed.aliceKey}` },
+      }),
+    );
     expect(me.status).toBe(200);
     expect(me.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
-    const other = await w.app.fetch(new Request('http://localhost:8787/api/me', { headers: { Origin: 'https://other.example', Authorization: `Bearer ${w.seed.aliceKey}` } }));
+    const other = await w.app.fetch(
+      new Request('http://localhost:8787/api/me', {
+        headers: { Origin: 'https://other.example', Authorization: `Bearer ${w.seed.aliceKey}` },
+      }),
+    );
     expect(other.status).toBe(403);
     await w.close();
   });
@@ -400,7 +477,8 @@ describe('public pages', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await res.text();
-    for (const s of ['Bob public', 'Summary of public.', 'point of public', 'Version 1', 'human', 'Anyone may read this.']) expect(html).toContain(s);
+    for (const s of ['Bob public', 'Summary of public.', 'point of public', 'Version 1', 'human', 'Anyone may read this.'])
+      expect(html).toContain(s);
     const md = await fetch(`${url}/${slugs.public}?format=md`);
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(await md.text()).toBe('# Public\n\nAnyone may read this.\n');
@@ -425,50 +503,74 @@ describe('public pages', () => {
   const chromium = '/usr/bin/chromium';
   const browserSkip = existsSync(chromium) ? undefined : `${chromium} is absent (apt-get install -y chromium)`;
   if (browserSkip) console.warn(`[http-security] SKIPPED browser check: ${browserSkip}`);
-  test.skipIf(!!browserSkip)('in a real browser (chromium): no script from content runs', async () => {
-    const { chromium: pw } = await import('playwright-core');
-    const browser = await pw.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    try {
-      const page = await browser.newPage();
-      const dialogs: string[] = [];
-      page.on('dialog', (d) => {
-        dialogs.push(d.message());
-        void d.dismiss();
+  test.skipIf(!!browserSkip)(
+    'in a real browser (chromium): no script from content runs',
+    async () => {
+      const { chromium: pw } = await import('playwright-core');
+      const browser = await pw.launch({
+        executablePath: chromium,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
       });
-      await page.goto(`${url}/${slugs.evil}`);
-      for (const text of ['click me', 'raw link']) {
-        const el = page.getByText(text, { exact: false }).first();
-        if (await el.count()) await el.click({ timeout: 2_000 }).catch(() => {});
+      try {
+        const page = await browser.newPage();
+        const dialogs: string[] = [];
+        page.on('dialog', (d) => {
+          dialogs.push(d.message());
+          void d.dismiss();
+        });
+        await page.goto(`${url}/${slugs.evil}`);
+        for (const text of ['click me', 'raw link']) {
+          const el = page.getByText(text, { exact: false }).first();
+          if (await el.count()) await el.click({ timeout: 2_000 }).catch(() => {});
+        }
+        await page.waitForTimeout(200);
+        expect(dialogs).toEqual([]);
+        expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+        expect(await page.evaluate(() => document.querySelectorAll('script, iframe, [onerror]').length)).toBe(0);
+        expect(page.url()).toBe(`${url}/${slugs.evil}`);
+      } finally {
+        await browser.close();
       }
-      await page.waitForTimeout(200);
-      expect(dialogs).toEqual([]);
-      expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
-      expect(await page.evaluate(() => document.querySelectorAll('script, iframe, [onerror]').length)).toBe(0);
-      expect(page.url()).toBe(`${url}/${slugs.evil}`);
-    } finally {
-      await browser.close();
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 });
 
 describe('REST /api', () => {
   const auth = () => ({ Authorization: `Bearer ${seed.aliceKey}`, 'Content-Type': 'application/json' });
   test('create (human), read at each tier, update, stale update, list, search, delete', async () => {
     const content = `# REST\n\n${'Written by a script about walruses. '.repeat(30)}\n`;
-    const created = await fetch(`${url}/api/bindings`, { method: 'POST', headers: auth(), body: JSON.stringify({ name: 'REST note', content, summary: 'Made over REST.', keyPoints: ['rest'] }) });
+    const created = await fetch(`${url}/api/bindings`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ name: 'REST note', content, summary: 'Made over REST.', keyPoints: ['rest'] }),
+    });
     expect(created.status).toBe(201);
     const { binding } = (await created.json()) as { binding: Record<string, any> };
     expect(binding).toMatchObject({ source: 'human', model: null, version: 1, tier: '1', space: '@alice' });
-    const get = async (q: string) => ((await (await fetch(`${url}/api/bindings/${binding.id}${q}`, { headers: auth() })).json()) as { binding: Record<string, any> }).binding;
+    const get = async (q: string) =>
+      ((await (await fetch(`${url}/api/bindings/${binding.id}${q}`, { headers: auth() })).json()) as { binding: Record<string, any> })
+        .binding;
     expect((await get('')).content).toBeUndefined();
     expect((await get('?tier=1.5')).contentPreview).toContain('truncated');
     expect((await get('?tier=2')).content).toBe(content);
-    const upd = await fetch(`${url}/api/bindings/${binding.id}`, { method: 'PATCH', headers: auth(), body: JSON.stringify({ summary: 'Changed over REST.', expectedVersion: 1 }) });
+    const upd = await fetch(`${url}/api/bindings/${binding.id}`, {
+      method: 'PATCH',
+      headers: auth(),
+      body: JSON.stringify({ summary: 'Changed over REST.', expectedVersion: 1 }),
+    });
     expect(((await upd.json()) as { binding: { version: number; source: string } }).binding).toMatchObject({ version: 2, source: 'human' });
-    const stale = await fetch(`${url}/api/bindings/${binding.id}`, { method: 'PATCH', headers: auth(), body: JSON.stringify({ summary: 'Lost?', expectedVersion: 1 }) });
+    const stale = await fetch(`${url}/api/bindings/${binding.id}`, {
+      method: 'PATCH',
+      headers: auth(),
+      body: JSON.stringify({ summary: 'Lost?', expectedVersion: 1 }),
+    });
     expect(stale.status).toBe(409);
     expect((await get('?version=1')).summary).toBe('Made over REST.');
-    const list = (await (await fetch(`${url}/api/bindings?limit=100`, { headers: auth() })).json()) as { results: { id: string }[]; pagination: { total: number } };
+    const list = (await (await fetch(`${url}/api/bindings?limit=100`, { headers: auth() })).json()) as {
+      results: { id: string }[];
+      pagination: { total: number };
+    };
     expect(list.results.map((r) => r.id)).toContain(binding.id);
     const search = (await (await fetch(`${url}/api/bindings?q=walruses`, { headers: auth() })).json()) as { results: { id: string }[] };
     expect(search.results.map((r) => r.id)).toEqual([binding.id]);
@@ -482,33 +584,57 @@ describe('REST /api', () => {
     const list = (await (await fetch(`${url}/api/sets`, { headers: auth() })).json()) as { results: { id: string }[] };
     expect(list.results.map((r) => r.id)).toContain('set_live000000000000');
     expect(list.results.map((r) => r.id)).not.toContain('set_dead000000000000');
-    const live = (await (await fetch(`${url}/api/sets/set_live000000000000?tier=2`, { headers: auth() })).json()) as { set: { items: { id: string; content: string }[] } };
+    const live = (await (await fetch(`${url}/api/sets/set_live000000000000?tier=2`, { headers: auth() })).json()) as {
+      set: { items: { id: string; content: string }[] };
+    };
     expect(live.set.items.map((i) => i.id)).toEqual([ids.inSet!]);
     expect(live.set.items[0]!.content).toContain('Shared through a live set share.');
     expect((await fetch(`${url}/api/sets/set_dead000000000000`, { headers: auth() })).status).toBe(404);
     const mine = (await ok(alice, 'list_bindings', { limit: 1 })).results[0].id as string;
-    const created = await fetch(`${url}/api/sets`, { method: 'POST', headers: auth(), body: JSON.stringify({ name: 'REST set', bindingIds: [mine] }) });
+    const created = await fetch(`${url}/api/sets`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ name: 'REST set', bindingIds: [mine] }),
+    });
     expect(created.status).toBe(201);
     const { set } = (await created.json()) as { set: { id: string; space: string } };
     expect(set.space).toBe('@alice');
-    const read = (await (await fetch(`${url}/api/sets/${set.id}`, { headers: auth() })).json()) as { set: { items: { id: string; content?: string }[] } };
+    const read = (await (await fetch(`${url}/api/sets/${set.id}`, { headers: auth() })).json()) as {
+      set: { items: { id: string; content?: string }[] };
+    };
     expect(read.set.items.map((i) => i.id)).toEqual([mine]);
     expect(read.set.items[0]!.content).toBeUndefined();
-    const foreign = await fetch(`${url}/api/sets`, { method: 'POST', headers: auth(), body: JSON.stringify({ name: 'Steal', bindingIds: [seed.bobPrivate.id] }) });
+    const foreign = await fetch(`${url}/api/sets`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ name: 'Steal', bindingIds: [seed.bobPrivate.id] }),
+    });
     expect(foreign.status).toBe(404);
   });
 
   test("bad input names the field; someone else's binding cannot be changed", async () => {
-    const bad = await fetch(`${url}/api/bindings`, { method: 'POST', headers: auth(), body: JSON.stringify({ name: 'x', content: 'y', summary: 's'.repeat(601) }) });
+    const bad = await fetch(`${url}/api/bindings`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ name: 'x', content: 'y', summary: 's'.repeat(601) }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('summary');
     const notJson = await fetch(`${url}/api/bindings`, { method: 'POST', headers: auth(), body: '{nope' });
     expect(notJson.status).toBe(400);
     const tier = await fetch(`${url}/api/bindings/${ids.public}?tier=9`, { headers: auth() });
     expect(tier.status).toBe(400);
-    const foreign = await fetch(`${url}/api/bindings/${ids.public}`, { method: 'PATCH', headers: auth(), body: JSON.stringify({ summary: 'mine now' }) });
+    const foreign = await fetch(`${url}/api/bindings/${ids.public}`, {
+      method: 'PATCH',
+      headers: auth(),
+      body: JSON.stringify({ summary: 'mine now' }),
+    });
     expect(foreign.status).toBe(403);
-    const hidden = await fetch(`${url}/api/bindings/${seed.bobPrivate.id}`, { method: 'PATCH', headers: auth(), body: JSON.stringify({ summary: 'mine now' }) });
+    const hidden = await fetch(`${url}/api/bindings/${seed.bobPrivate.id}`, {
+      method: 'PATCH',
+      headers: auth(),
+      body: JSON.stringify({ summary: 'mine now' }),
+    });
     expect(hidden.status).toBe(404);
     await stillServing();
   });

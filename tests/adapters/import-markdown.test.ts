@@ -4,7 +4,10 @@ import { parseMarkdownDoc } from '../../core/services/import.ts';
 
 describe('parseMarkdownDoc on markdown-it tokens', () => {
   test('link reference definitions are not the summary', () => {
-    const doc = parseMarkdownDoc('# Tool\n\n[npm-url]: https://npmjs.org/package/tool\n[ci-url]: https://ci.example/tool\n\nDoes one thing well.\n', 't.md');
+    const doc = parseMarkdownDoc(
+      '# Tool\n\n[npm-url]: https://npmjs.org/package/tool\n[ci-url]: https://ci.example/tool\n\nDoes one thing well.\n',
+      't.md',
+    );
     expect(doc).toMatchObject({ name: 'Tool', summary: 'Does one thing well.' });
   });
 
@@ -15,7 +18,10 @@ describe('parseMarkdownDoc on markdown-it tokens', () => {
   });
 
   test('an HTML heading line names the document; HTML text can summarise it', () => {
-    const doc = parseMarkdownDoc('<div align="center">\n<h1>Gizmo</h1>\n<p>Small gizmos for everyone.</p>\n</div>\n\n## Options\n\nPass a size in pixels.\n', 'g.md');
+    const doc = parseMarkdownDoc(
+      '<div align="center">\n<h1>Gizmo</h1>\n<p>Small gizmos for everyone.</p>\n</div>\n\n## Options\n\nPass a size in pixels.\n',
+      'g.md',
+    );
     expect(doc).toMatchObject({ name: 'Gizmo', summary: 'Small gizmos for everyone.', keyPoints: ['Options'] });
   });
 

@@ -22,7 +22,9 @@ function copyReadmes(dir: string, n: number): string[] {
   const packages = readdirSync(modules).flatMap((p) => (p.startsWith('@') ? readdirSync(join(modules, p)).map((s) => `${p}/${s}`) : [p]));
   const copied: string[] = [];
   for (const pkg of packages.sort()) {
-    const file = ['README.md', 'readme.md', 'Readme.md'].map((f) => join(modules, pkg, f)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
+    const file = ['README.md', 'readme.md', 'Readme.md']
+      .map((f) => join(modules, pkg, f))
+      .find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
     if (!file || statSync(file).size < 200) continue;
     const name = `${pkg.replace('/', '__')}.md`;
     copyFileSync(file, join(dir, name));
@@ -34,9 +36,15 @@ function copyReadmes(dir: string, n: number): string[] {
 
 describe('parseMarkdownDoc', () => {
   test('front matter title, summary and keyPoints win', () => {
-    const text = '---\ntitle: Release checklist\nsummary: What to check before tagging a release.\nkeyPoints:\n  - Run the tests\n  - Bump the version\n---\n# Ignored heading\n\nIgnored paragraph.\n';
+    const text =
+      '---\ntitle: Release checklist\nsummary: What to check before tagging a release.\nkeyPoints:\n  - Run the tests\n  - Bump the version\n---\n# Ignored heading\n\nIgnored paragraph.\n';
     const doc = parseMarkdownDoc(text, 'docs/release.md');
-    expect(doc).toMatchObject({ name: 'Release checklist', summary: 'What to check before tagging a release.', keyPoints: ['Run the tests', 'Bump the version'], content: text });
+    expect(doc).toMatchObject({
+      name: 'Release checklist',
+      summary: 'What to check before tagging a release.',
+      keyPoints: ['Run the tests', 'Bump the version'],
+      content: text,
+    });
     expect(doc.warnings).toEqual([]);
   });
 
@@ -203,7 +211,10 @@ describe('bindery import through the real CLI', () => {
     mkdirSync(join(docs, 'nested', 'deeper'), { recursive: true });
     mkdirSync(join(docs, '.hidden'));
     copyReadmes(docs, 12);
-    writeFileSync(join(docs, 'nested', 'deeper', 'guide.md'), '---\ntitle: Nested guide\nsummary: A guide two folders down.\n---\n# Heading\n\nBody.\n');
+    writeFileSync(
+      join(docs, 'nested', 'deeper', 'guide.md'),
+      '---\ntitle: Nested guide\nsummary: A guide two folders down.\n---\n# Heading\n\nBody.\n',
+    );
     writeFileSync(join(docs, '.hidden', 'secret.md'), '# Not imported\n');
     writeFileSync(join(docs, 'nested', 'notes.txt'), 'not markdown');
     writeFileSync(join(docs, 'empty.md'), '');
@@ -274,7 +285,12 @@ describe('bindery import --space (real CLI)', () => {
     const database = createDatabase({ url: dbUrl });
     const { migrate } = await import('../../db/index.ts');
     await migrate(database.db);
-    const deps = { db: database.db, tokens: createTiktokenCounter('o200k_base'), config: parseConfig({ BINDERY_DB_URL: dbUrl }), now: () => Date.now() };
+    const deps = {
+      db: database.db,
+      tokens: createTiktokenCounter('o200k_base'),
+      config: parseConfig({ BINDERY_DB_URL: dbUrl }),
+      now: () => Date.now(),
+    };
     const { createSpace } = await import('../../core/services/spaces.ts');
     await createSpace(deps, await ensureCaller(deps, 'writer'), { slug: 'team-docs', name: 'Team docs' });
     await createSpace(deps, await ensureCaller(deps, 'someone-else'), { slug: 'their-public', name: 'Theirs', visibility: 'public' });
@@ -293,7 +309,9 @@ describe('bindery import --space (real CLI)', () => {
   async function spacesOfBindings(): Promise<string[]> {
     const database = createDatabase({ url: dbUrl });
     try {
-      const rows = await database.db.all<{ slug: string }>(sql`SELECT s.slug FROM bindings b JOIN spaces s ON s.id = b.space_id ORDER BY s.slug`);
+      const rows = await database.db.all<{ slug: string }>(
+        sql`SELECT s.slug FROM bindings b JOIN spaces s ON s.id = b.space_id ORDER BY s.slug`,
+      );
       return rows.map((r) => r.slug);
     } finally {
       database.close();

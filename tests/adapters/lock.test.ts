@@ -33,11 +33,17 @@ describe('diffLock', () => {
   });
 
   test('a widened tool: became unbounded (RISKY), risk went up (BREAKING), grew > 20% (RISKY)', () => {
-    const widened = replace('delete_binding', (t) => ({ ...t, bound: { kind: 'unbounded' }, description: `${t.description} ${t.description} ${t.description}` }));
+    const widened = replace('delete_binding', (t) => ({
+      ...t,
+      bound: { kind: 'unbounded' },
+      description: `${t.description} ${t.description} ${t.description}`,
+    }));
     const changes = labels(diffLock(lockOf(tools), lockOf(widened)));
     expect(changes).toContainEqual(expect.stringMatching(/^BREAKING delete_binding: risk went up: low → critical/));
     expect(changes).toContainEqual('RISKY delete_binding: became unbounded (was tokens)');
-    expect(changes).toContainEqual(expect.stringMatching(/^RISKY delete_binding: definition grew \d+ → \d+ tokens \(\+\d+\.\d%; model-visible \d+ → \d+\)$/));
+    expect(changes).toContainEqual(
+      expect.stringMatching(/^RISKY delete_binding: definition grew \d+ → \d+ tokens \(\+\d+\.\d%; model-visible \d+ → \d+\)$/),
+    );
     // BREAKING first, then RISKY.
     expect(changes[0]).toStartWith('BREAKING');
   });
@@ -46,7 +52,10 @@ describe('diffLock', () => {
     const get = tools.find((t) => t.name === 'get_binding')!;
     const shape = (get.input as z.ZodObject).shape;
     const { version: _v, ...rest } = shape;
-    const changed = replace('get_binding', (t) => ({ ...t, input: z.strictObject({ ...rest, tier: z.enum(['1', '1.5', '2']), verbose: z.boolean().optional() }) }));
+    const changed = replace('get_binding', (t) => ({
+      ...t,
+      input: z.strictObject({ ...rest, tier: z.enum(['1', '1.5', '2']), verbose: z.boolean().optional() }),
+    }));
     const changes = labels(diffLock(lockOf(tools), lockOf(changed)));
     expect(changes).toContainEqual('BREAKING get_binding: argument "version" removed');
     expect(changes).toContainEqual('BREAKING get_binding: argument "tier" made required');
@@ -78,7 +87,10 @@ describe('bindery lock CLI (on a temporary lock file)', () => {
   const file = join(dir, 'bindery.lock.json');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const cli = (...args: string[]) => {
-    const r = Bun.spawnSync(['bun', 'adapters/cli.ts', 'lock', ...args], { cwd: root, env: { ...process.env, BINDERY_TOOL_MODE: 'eager' } });
+    const r = Bun.spawnSync(['bun', 'adapters/cli.ts', 'lock', ...args], {
+      cwd: root,
+      env: { ...process.env, BINDERY_TOOL_MODE: 'eager' },
+    });
     return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
   };
 

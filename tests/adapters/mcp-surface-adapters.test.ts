@@ -2,7 +2,11 @@
 // adapter with sessions (notifications reach another session's GET stream) and stateless, and stdio
 // (log lines reach the client as notifications/message on stdout without breaking the stream).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { BINDING_URI_TEMPLATE } from '../../core/mcp/uri.ts';
@@ -54,11 +58,22 @@ describe('HTTP sessions', () => {
     const { slug, word } = target.seed.bobPrivate;
     const listed = await alice.listResources();
     expect(JSON.stringify(listed)).not.toContain(word);
-    const spaces = await alice.complete({ ref: { type: 'ref/resource', uri: BINDING_URI_TEMPLATE }, argument: { name: 'space', value: 'b' } });
+    const spaces = await alice.complete({
+      ref: { type: 'ref/resource', uri: BINDING_URI_TEMPLATE },
+      argument: { name: 'space', value: 'b' },
+    });
     expect(spaces.completion).toEqual({ values: [], total: 0, hasMore: false });
-    const bindings = await alice.complete({ ref: { type: 'ref/resource', uri: BINDING_URI_TEMPLATE }, argument: { name: 'binding', value: '' }, context: { arguments: { space: 'bob' } } });
+    const bindings = await alice.complete({
+      ref: { type: 'ref/resource', uri: BINDING_URI_TEMPLATE },
+      argument: { name: 'binding', value: '' },
+      context: { arguments: { space: 'bob' } },
+    });
     expect(bindings.completion).toEqual({ values: [], total: 0, hasMore: false });
-    const fail = (uri: string) => alice.readResource({ uri }).then(() => 'read', (e: Error) => e.message);
+    const fail = (uri: string) =>
+      alice.readResource({ uri }).then(
+        () => 'read',
+        (e: Error) => e.message,
+      );
     expect(await fail(`bindery://bob/${slug}`)).toBe((await fail('bindery://bob/no-such-thing')).replace('no-such-thing', slug));
     // Bob himself reads it.
     const bob = await httpClient(target.url!, target.seed.bobKey);

@@ -13,7 +13,17 @@ import type { MeasureReport } from '../../core/footprint/measure.ts';
 
 const root = join(import.meta.dir, '..', '..');
 const memoryBin = join(root, 'node_modules', '.bin', 'mcp-server-memory');
-const MEMORY_TOOLS = ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'];
+const MEMORY_TOOLS = [
+  'create_entities',
+  'create_relations',
+  'add_observations',
+  'delete_entities',
+  'delete_observations',
+  'delete_relations',
+  'read_graph',
+  'search_nodes',
+  'open_nodes',
+];
 const dir = mkdtempSync(join(tmpdir(), 'bindery-measure-'));
 const env = { ...process.env, MEMORY_FILE_PATH: join(dir, 'memory.jsonl') };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,7 +59,8 @@ describe('measure another MCP server', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('# Tool definition footprint: memory-server');
     // Model-visible tokens (name, description, input schema) first, then the whole entry.
-    for (const name of MEMORY_TOOLS) expect(r.out).toMatch(new RegExp(`\\| ${name} \\| memory-server \\| \\d+ \\| \\d+ \\| \\d+\\.\\d\\d \\|`));
+    for (const name of MEMORY_TOOLS)
+      expect(r.out).toMatch(new RegExp(`\\| ${name} \\| memory-server \\| \\d+ \\| \\d+ \\| \\d+\\.\\d\\d \\|`));
     expect(r.out).toContain('9 tools');
     expect(r.out).toMatch(/\| lazy \| \d+ \| \d+ \| −\d+\.\d% \| search_tools \|/);
     expect(r.out).toMatch(/\| proxy \| [\d,]+ \| [\d,]+ \| [−+]\d+\.\d% \| list_tool_categories, search_tools, invoke_tool \|/);

@@ -125,7 +125,10 @@ describe('lazy mode over stdio', () => {
 
   test('proxy-only tools are not callable outside proxy mode', async () => {
     // Not callable in this session is unknown here: a protocol error, as for any unknown name.
-    await expect(s.client.callTool({ name: 'invoke_tool', arguments: { name: 'get_binding', arguments: {} } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('no tool named "invoke_tool"') });
+    await expect(s.client.callTool({ name: 'invoke_tool', arguments: { name: 'get_binding', arguments: {} } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('no tool named "invoke_tool"'),
+    });
   });
 });
 

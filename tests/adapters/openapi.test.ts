@@ -26,7 +26,10 @@ const call = (method: string, path: string, body?: unknown, auth = true) =>
   handler(
     new Request(`${BASE}${path}`, {
       method,
-      headers: { ...(auth ? { Authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        ...(auth ? { Authorization: `Bearer ${key}` } : {}),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     }),
   );
@@ -52,7 +55,10 @@ describe('OpenAPI document', () => {
     walk(doc);
     for (const ref of refs) {
       expect(ref.startsWith('#/')).toBe(true);
-      const target = ref.slice(2).split('/').reduce((o: any, k) => o?.[k], doc);
+      const target = ref
+        .slice(2)
+        .split('/')
+        .reduce((o: any, k) => o?.[k], doc);
       expect(target).toBeDefined();
     }
     const ids = new Set<string>();

@@ -19,14 +19,54 @@ const PROBE = 'zeolite';
 
 /** Alice's notes: several hold the probe word (one in its name), so its weight shapes her figures. */
 const NOTES: [name: string, summary: string, keyPoints: string[], body: string][] = [
-  ['Kettle descaling', 'Removing limescale from a kettle', ['Vinegar soak', 'Citric acid'], 'Limescale builds up in a kettle. Soak in vinegar, rinse twice. Citric acid works faster on thick limescale.'],
-  ['Zeolite water filters', 'How zeolite softens hard water', ['Ion exchange', 'Regeneration with brine'], 'A zeolite bed swaps calcium for sodium. Regenerate the zeolite with brine when the water turns hard again.'],
-  ['Water hardness', 'Calcium and magnesium in tap water', ['Hardness scales', 'Testing strips'], 'Hard water holds calcium and magnesium. Softeners use resin or zeolite; kettles show limescale first.'],
-  ['Teapot care', 'Brewing and cleaning a teapot', ['Warm the pot', 'No soap'], 'Warm the pot before brewing. Never use soap on an unglazed teapot; rinse with hot water from the kettle.'],
-  ['Aquarium chemistry', 'Ammonia, nitrite and nitrate in a tank', ['Cycling a tank', 'Zeolite pouches'], 'Zeolite pouches bind ammonia in a new tank. Calcium matters for snails; test hardness weekly.'],
-  ['Cat litter', 'Clumping versus crystal litter', ['Odour control', 'Dust'], 'Some litters mix zeolite into clay for odour control. Clumping clay is cheap; crystal litter lasts longer.'],
-  ['Garden soil', 'Improving clay soil', ['Compost', 'Drainage'], 'Clay soil drains badly. Compost, grit and a little zeolite hold water and nutrients for roots.'],
-  ['Coffee brewing', 'Water temperature and grind', ['Grind size', 'Soft water'], 'Coffee tastes flat with very soft water and chalky with hard water; calcium helps extraction.'],
+  [
+    'Kettle descaling',
+    'Removing limescale from a kettle',
+    ['Vinegar soak', 'Citric acid'],
+    'Limescale builds up in a kettle. Soak in vinegar, rinse twice. Citric acid works faster on thick limescale.',
+  ],
+  [
+    'Zeolite water filters',
+    'How zeolite softens hard water',
+    ['Ion exchange', 'Regeneration with brine'],
+    'A zeolite bed swaps calcium for sodium. Regenerate the zeolite with brine when the water turns hard again.',
+  ],
+  [
+    'Water hardness',
+    'Calcium and magnesium in tap water',
+    ['Hardness scales', 'Testing strips'],
+    'Hard water holds calcium and magnesium. Softeners use resin or zeolite; kettles show limescale first.',
+  ],
+  [
+    'Teapot care',
+    'Brewing and cleaning a teapot',
+    ['Warm the pot', 'No soap'],
+    'Warm the pot before brewing. Never use soap on an unglazed teapot; rinse with hot water from the kettle.',
+  ],
+  [
+    'Aquarium chemistry',
+    'Ammonia, nitrite and nitrate in a tank',
+    ['Cycling a tank', 'Zeolite pouches'],
+    'Zeolite pouches bind ammonia in a new tank. Calcium matters for snails; test hardness weekly.',
+  ],
+  [
+    'Cat litter',
+    'Clumping versus crystal litter',
+    ['Odour control', 'Dust'],
+    'Some litters mix zeolite into clay for odour control. Clumping clay is cheap; crystal litter lasts longer.',
+  ],
+  [
+    'Garden soil',
+    'Improving clay soil',
+    ['Compost', 'Drainage'],
+    'Clay soil drains badly. Compost, grit and a little zeolite hold water and nutrients for roots.',
+  ],
+  [
+    'Coffee brewing',
+    'Water temperature and grind',
+    ['Grind size', 'Soft water'],
+    'Coffee tastes flat with very soft water and chalky with hard water; calcium helps extraction.',
+  ],
 ];
 
 let world: WebWorld;
@@ -46,7 +86,10 @@ beforeAll(async () => {
   bob = await ensureCaller(world.deps, 'bob');
   ids = [];
   for (const [name, summary, keyPoints, body] of NOTES) {
-    ids.push((await createBinding(world.deps, alice, { name, summary, keyPoints, content: `# ${name}\n\n${body}\n\n## More\n\n${body}\n` }, HUMAN)).bindingId);
+    ids.push(
+      (await createBinding(world.deps, alice, { name, summary, keyPoints, content: `# ${name}\n\n${body}\n\n## More\n\n${body}\n` }, HUMAN))
+        .bindingId,
+    );
   }
   setId = (await createSet(world.deps, alice, { name: 'Water', bindingIds: ids.slice(0, 5) })).id;
   key = (await createApiKey(world.database.db, alice.id, Date.now())).key;
@@ -65,7 +108,16 @@ afterAll(async () => {
 });
 
 /** The queries an attacker would try: the probe alone, with a word of Alice's, with words nobody uses, misspelt. */
-const QUERIES = [PROBE, `${PROBE} calcium`, `calcium ${PROBE} limescale`, `${PROBE} zymurgy hydrometer`, 'zeolites', 'zeolitic', 'hardness zymurgy', 'water'];
+const QUERIES = [
+  PROBE,
+  `${PROBE} calcium`,
+  `calcium ${PROBE} limescale`,
+  `${PROBE} zymurgy hydrometer`,
+  'zeolites',
+  'zeolitic',
+  'hardness zymurgy',
+  'water',
+];
 
 /** Everything Alice can see, keyed by what she asked. */
 async function everythingAliceSees(): Promise<Map<string, string>> {
@@ -97,7 +149,12 @@ async function everythingAliceSees(): Promise<Map<string, string>> {
   const template = { type: 'ref/resource' as const, uri: BINDING_URI_TEMPLATE };
   for (const value of ['', 'b', 'a', 'z']) {
     seen.set(`complete space ${value}`, JSON.stringify(await mcp.complete({ ref: template, argument: { name: 'space', value } })));
-    seen.set(`complete binding ${value}`, JSON.stringify(await mcp.complete({ ref: template, argument: { name: 'binding', value }, context: { arguments: { space: 'alice' } } })));
+    seen.set(
+      `complete binding ${value}`,
+      JSON.stringify(
+        await mcp.complete({ ref: template, argument: { name: 'binding', value }, context: { arguments: { space: 'alice' } } }),
+      ),
+    );
   }
   return seen;
 }
@@ -131,7 +188,17 @@ describe("another user's private documents", () => {
     expect([...before.values()].some((v) => v.includes('"share"'))).toBe(true);
     expect([...before.values()].some((v) => v.includes('"tryWords":["'))).toBe(true);
     for (let n = 1; n <= 3; n++) {
-      await createBinding(world.deps, bob, { name: `${PROBE} ${PROBE} notes ${n}`, summary: `Private ${PROBE} notes`, keyPoints: [`${PROBE} grades`, 'zeolitic tuff'], content: `# ${PROBE}\n\n${`${PROBE} calcium hydrometer zymurgy. `.repeat(20 * n)}\n` }, HUMAN);
+      await createBinding(
+        world.deps,
+        bob,
+        {
+          name: `${PROBE} ${PROBE} notes ${n}`,
+          summary: `Private ${PROBE} notes`,
+          keyPoints: [`${PROBE} grades`, 'zeolitic tuff'],
+          content: `# ${PROBE}\n\n${`${PROBE} calcium hydrometer zymurgy. `.repeat(20 * n)}\n`,
+        },
+        HUMAN,
+      );
       const after = await everythingAliceSees();
       const changed = [...before.keys()].filter((k) => after.get(k) !== before.get(k));
       // FTS5's bm25() weighs words by index-wide counts: the order of Alice's hits for a query of several

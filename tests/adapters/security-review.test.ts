@@ -28,10 +28,13 @@ describe('runtime figures', () => {
     try {
       const alice = await world.connect('alice');
       const mallory = await world.connect('mallory');
-      const id = (await ok(alice, 'create_binding', { name: 'Private plan', content: '# Plan\n\nSecret steps.\n', summary: 'Secret.' })).binding.id;
+      const id = (await ok(alice, 'create_binding', { name: 'Private plan', content: '# Plan\n\nSecret steps.\n', summary: 'Secret.' }))
+        .binding.id;
       for (let i = 0; i < 3; i++) await ok(alice, 'get_binding', { id, tier: '2' });
       const seen = await ok(mallory, 'list_available_tools', {});
-      const used = seen.categories.flatMap((c: { tools: { name: string; runtime: unknown }[] }) => c.tools).filter((t: { runtime: unknown }) => t.runtime !== null);
+      const used = seen.categories
+        .flatMap((c: { tools: { name: string; runtime: unknown }[] }) => c.tools)
+        .filter((t: { runtime: unknown }) => t.runtime !== null);
       expect(used.map((t: { name: string }) => t.name)).toEqual([]);
       expect(seen.meta.runtime.calls).toBe(0);
       // The owner's own figures follow her across sessions (stateless HTTP builds a server per request).
@@ -56,7 +59,12 @@ describe('HTTP pages and REST', () => {
 
   const get = (path: string, headers: Record<string, string> = {}) => app.fetch(new Request(`http://localhost:8787${path}`, { headers }));
   const api = (path: string, init: RequestInit = {}) =>
-    app.fetch(new Request(`http://localhost:8787${path}`, { ...init, headers: { Authorization: `Bearer ${bobKey}`, 'Content-Type': 'application/json' } }));
+    app.fetch(
+      new Request(`http://localhost:8787${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${bobKey}`, 'Content-Type': 'application/json' },
+      }),
+    );
 
   beforeAll(async () => {
     const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager' });
@@ -69,7 +77,12 @@ describe('HTTP pages and REST', () => {
     await createSpace(deps, bob, { slug: 'bob-open', name: 'Open', visibility: 'public' });
     const tracked = '# Open\n\n![pixel](https://img.example/pixel.png)\n';
     const open = await createBinding(deps, bob, { space: 'bob-open', name: 'Open page', content: tracked, summary: 'Open.' }, HUMAN);
-    const linked = await createBinding(deps, bob, { name: 'Linked page', content: '# Linked\n\nOnly for link holders.\n', summary: 'Linked.' }, HUMAN);
+    const linked = await createBinding(
+      deps,
+      bob,
+      { name: 'Linked page', content: '# Linked\n\nOnly for link holders.\n', summary: 'Linked.' },
+      HUMAN,
+    );
     paths.open = `/@${open.spaceSlug}/${open.bindingSlug}`;
     paths.linked = `/@${linked.spaceSlug}/${linked.bindingSlug}`;
     const link = await createShare(deps, bob, { target: linked.bindingId, public: true, permission: 'read' });
@@ -83,7 +96,13 @@ describe('HTTP pages and REST', () => {
   });
 
   test('no page hands its address to the hosts of images or links in its content (Referrer-Policy)', async () => {
-    for (const path of [paths.open!, `${paths.open}?format=md`, `${paths.linked}?share=${linkSecret}`, paths.linked!, '/@bob/no-such-page']) {
+    for (const path of [
+      paths.open!,
+      `${paths.open}?format=md`,
+      `${paths.linked}?share=${linkSecret}`,
+      paths.linked!,
+      '/@bob/no-such-page',
+    ]) {
       const res = await get(path);
       expect({ path, policy: res.headers.get('referrer-policy') }).toEqual({ path, policy: 'no-referrer' });
     }
@@ -110,15 +129,21 @@ describe('HTTP pages and REST', () => {
     const missing = await (await get('/@bob/no-such-page')).text();
     for (const q of ['', '?format=md']) {
       const res = await get(`${path}${q}`);
-      expect({ status: res.status, body: await res.text() }).toEqual({ status: 404, body: q ? await (await get('/@bob/no-such-page?format=md')).text() : missing });
+      expect({ status: res.status, body: await res.text() }).toEqual({
+        status: 404,
+        body: q ? await (await get('/@bob/no-such-page?format=md')).text() : missing,
+      });
     }
     expect((await get(`${path}?share=${link.linkSecret}`)).status).toBe(200);
   });
 
-  test('REST set descriptions follow the tools\' limit (600 characters); nothing is written past it', async () => {
+  test("REST set descriptions follow the tools' limit (600 characters); nothing is written past it", async () => {
     const long = await api('/api/sets', { method: 'POST', body: JSON.stringify({ name: 'Long', description: 'd'.repeat(601) }) });
     expect(long.status).toBe(400);
-    expect(((await long.json()) as { error: { field: string; message: string } }).error).toMatchObject({ field: 'description', message: 'description: must be at most 600 characters' });
+    expect(((await long.json()) as { error: { field: string; message: string } }).error).toMatchObject({
+      field: 'description',
+      message: 'description: must be at most 600 characters',
+    });
     const list = (await (await api('/api/sets')).json()) as { results: unknown[] };
     expect(list.results).toEqual([]);
     const fine = await api('/api/sets', { method: 'POST', body: JSON.stringify({ name: 'Fine', description: `  ${'d'.repeat(600)}  ` }) });
@@ -171,11 +196,21 @@ describe('sessions', () => {
     await alice.connect(transport);
     const sid = transport.sessionId!;
     const asBob = (method: string, extra: Record<string, string> = {}, body?: string) =>
-      app.fetch(new Request('http://localhost:8787/mcp', { method, body, headers: { Authorization: `Bearer ${seed.bobKey}`, 'Mcp-Session-Id': sid, ...extra } }));
+      app.fetch(
+        new Request('http://localhost:8787/mcp', {
+          method,
+          body,
+          headers: { Authorization: `Bearer ${seed.bobKey}`, 'Mcp-Session-Id': sid, ...extra },
+        }),
+      );
     expect((await asBob('GET', { Accept: 'text/event-stream' })).status).toBe(404);
     expect((await asBob('DELETE')).status).toBe(404);
     const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
-    const post = await asBob('POST', { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Protocol-Version': '2025-06-18' }, call);
+    const post = await asBob(
+      'POST',
+      { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Protocol-Version': '2025-06-18' },
+      call,
+    );
     expect(post.status).toBe(404);
     expect(await post.text()).not.toContain('alice');
     expect(app.sessions!.size).toBe(1);

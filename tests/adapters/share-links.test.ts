@@ -21,7 +21,8 @@ let mallory: Client;
 let aliceKey: string;
 let bobKey: string;
 
-const get = (path: string, headers: Record<string, string> = {}) => app.fetch(new Request(path.startsWith('http') ? path : `${BASE}${path}`, { headers }));
+const get = (path: string, headers: Record<string, string> = {}) =>
+  app.fetch(new Request(path.startsWith('http') ? path : `${BASE}${path}`, { headers }));
 /** Status, content type and body: what must be identical between a hidden page and a missing one. */
 async function snapshot(res: Response) {
   return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), body: await res.text() };
@@ -31,13 +32,26 @@ const secretOf = (linkUrl: string) => LINK_RE.exec(linkUrl)![2]!;
 const pathOf = (publicUrl: string) => publicUrl.slice(BASE.length);
 
 async function privateDoc(client: Client, name: string, space?: string) {
-  const b = (await ok(client, 'create_binding', { name, content: `# ${name}\n\nBody of ${name}.\n`, summary: `About ${name}.`, ...(space ? { space } : {}) })).binding;
+  const b = (
+    await ok(client, 'create_binding', {
+      name,
+      content: `# ${name}\n\nBody of ${name}.\n`,
+      summary: `About ${name}.`,
+      ...(space ? { space } : {}),
+    })
+  ).binding;
   return { id: b.id as string, path: pathOf(b.publicUrl) };
 }
 
 async function link(client: Client, target: string, permission = 'read') {
   const r = await ok(client, 'create_share', { target, public: true, permission });
-  return { id: r.share.id as string, linkUrl: r.linkUrl as string, linkTextUrl: r.linkTextUrl as string, secret: secretOf(r.linkUrl), text: textOf(r._result) };
+  return {
+    id: r.share.id as string,
+    linkUrl: r.linkUrl as string,
+    linkTextUrl: r.linkTextUrl as string,
+    secret: secretOf(r.linkUrl),
+    text: textOf(r._result),
+  };
 }
 
 beforeAll(async () => {
@@ -121,7 +135,14 @@ describe('a binding link on /@space/slug', () => {
       const fmt = md ? 'format=md&' : '';
       const expected = await missing(md);
       expect(expected.status).toBe(404);
-      for (const q of ['', `share=${newLinkSecret()}`, 'share=', 'share=not-a-secret', `share=${l.secret}x`, `share=${l.secret.slice(1)}`]) {
+      for (const q of [
+        '',
+        `share=${newLinkSecret()}`,
+        'share=',
+        'share=not-a-secret',
+        `share=${l.secret}x`,
+        `share=${l.secret.slice(1)}`,
+      ]) {
         const path = `${doc.path}?${fmt}${q}`;
         expect({ path, ...(await snapshot(await get(path))) }).toEqual({ path, ...expected });
       }
@@ -177,7 +198,7 @@ describe('a binding link on /@space/slug', () => {
     expect(await snapshot(await get(l2.linkTextUrl))).toEqual(await missing(true));
   });
 
-  test('over MCP the id is still enough, and a public link never enters anyone else\'s searches or lists', async () => {
+  test("over MCP the id is still enough, and a public link never enters anyone else's searches or lists", async () => {
     expect((await ok(mallory, 'get_binding', { id: doc.id })).binding.id).toBe(doc.id);
     expect((await ok(mallory, 'search_bindings', { query: 'Linked binding' })).results).toEqual([]);
     expect((await ok(mallory, 'list_bindings', {})).results).toEqual([]);

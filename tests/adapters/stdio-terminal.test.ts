@@ -14,25 +14,35 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hasScript = Bun.spawnSync(['sh', '-c', 'command -v script']).exitCode === 0;
 
 describe('the stdio server on a terminal', () => {
-  test.skipIf(!hasScript)('on a pseudo-TTY it prints one line naming the database and bindery connect, and Ctrl-D ends it', async () => {
-    const dbUrl = `file:${join(dir, 'tty.db')}`;
-    const cmd = `${process.execPath} ${join(ROOT, 'adapters', 'stdio.ts')}`;
-    const proc = Bun.spawn(['script', '-q', '-e', '-c', cmd, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir, BINDERY_DB_URL: dbUrl }, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
-    let seen = '';
-    const reader = proc.stdout.getReader();
-    while (!seen.includes('stdio ready')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += new TextDecoder().decode(value);
-    }
-    proc.stdin.write('\x04');
-    await proc.stdin.end();
-    expect(await proc.exited).toBe(0);
-    const hints = seen.split(/\r?\n/).filter((l) => l.startsWith('bindery: MCP server on stdio'));
-    expect(hints).toEqual([terminalHint(true, dbUrl)!]);
-    expect(hints[0]).toContain(`database ${dbUrl}`);
-    expect(hints[0]).toContain('bindery connect claude-desktop');
-  }, 30_000);
+  test.skipIf(!hasScript)(
+    'on a pseudo-TTY it prints one line naming the database and bindery connect, and Ctrl-D ends it',
+    async () => {
+      const dbUrl = `file:${join(dir, 'tty.db')}`;
+      const cmd = `${process.execPath} ${join(ROOT, 'adapters', 'stdio.ts')}`;
+      const proc = Bun.spawn(['script', '-q', '-e', '-c', cmd, '/dev/null'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', HOME: dir, BINDERY_DB_URL: dbUrl },
+        stdin: 'pipe',
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
+      let seen = '';
+      const reader = proc.stdout.getReader();
+      while (!seen.includes('stdio ready')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen += new TextDecoder().decode(value);
+      }
+      proc.stdin.write('\x04');
+      await proc.stdin.end();
+      expect(await proc.exited).toBe(0);
+      const hints = seen.split(/\r?\n/).filter((l) => l.startsWith('bindery: MCP server on stdio'));
+      expect(hints).toEqual([terminalHint(true, dbUrl)!]);
+      expect(hints[0]).toContain(`database ${dbUrl}`);
+      expect(hints[0]).toContain('bindery connect claude-desktop');
+    },
+    30_000,
+  );
 
   test('over pipes (an MCP client) it says nothing of the kind', async () => {
     const server = await startStdioServer();

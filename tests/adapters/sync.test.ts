@@ -3,7 +3,18 @@
 // leading out of the folder refused, oversized files refused, and a pass cut short after each kind
 // of write finished by the next one.
 import { afterEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { restoreBinding } from '../../core/services/restore.ts';
@@ -74,18 +85,28 @@ describe('folder → Bindery', () => {
   test('a renamed file keeps its binding (same content: by hash; export form: by the id in its front matter, even edited)', async () => {
     w = await createSyncWorld();
     write('a.md', '# Plain\n\nPlain text.\n');
-    const created = (await ok(w.mcp, 'create_binding', { name: 'Exported', summary: 'Hand-written summary.', content: 'Body of the exported one.\n' })).binding;
+    const created = (
+      await ok(w.mcp, 'create_binding', { name: 'Exported', summary: 'Hand-written summary.', content: 'Body of the exported one.\n' })
+    ).binding;
     await w.pass();
     const exportedPath = readdirSync(w.dir).find((f) => f !== 'a.md')!;
     expect(read(exportedPath)).toContain(`id: ${created.id}`);
     const plainId = await idOf('# Plain\n\nPlain text.\n');
     mkdirSync(join(w.dir, 'moved'));
     renameSync(join(w.dir, 'a.md'), join(w.dir, 'moved/renamed.md'));
-    writeFileSync(join(w.dir, 'exported-renamed.md'), read(exportedPath).replace('Body of the exported one.', 'Body, edited while renamed.'));
+    writeFileSync(
+      join(w.dir, 'exported-renamed.md'),
+      read(exportedPath).replace('Body of the exported one.', 'Body, edited while renamed.'),
+    );
     unlinkSync(join(w.dir, exportedPath));
     const { counts, events } = await w.pass();
     expect(counts).toMatchObject({ renamed: 2, created: 0, deleted: 0, updated: 1 });
-    expect(events.filter((e) => e.kind === 'renamed').map((e) => e.id).sort()).toEqual([plainId, created.id].sort());
+    expect(
+      events
+        .filter((e) => e.kind === 'renamed')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([plainId, created.id].sort());
     const all = await live();
     expect(all.size).toBe(2);
     expect(all.get(plainId!)).toMatchObject({ version: 1, sourcePath: 'moved/renamed.md' });
@@ -128,7 +149,13 @@ describe('Bindery → folder', () => {
   test('a binding made in Bindery gets a file; one deleted in Bindery loses its file', async () => {
     w = await createSyncWorld();
     await w.pass();
-    const made = (await ok(w.mcp, 'create_binding', { name: 'From the assistant', summary: 'Made over MCP.', content: '# From the assistant\n\nBody.\n' })).binding;
+    const made = (
+      await ok(w.mcp, 'create_binding', {
+        name: 'From the assistant',
+        summary: 'Made over MCP.',
+        content: '# From the assistant\n\nBody.\n',
+      })
+    ).binding;
     expect((await w.pass()).counts.written).toBe(1);
     const file = readdirSync(w.dir).find((f) => f.endsWith('.md'))!;
     expect(read(file)).toContain('Body.');
@@ -185,7 +212,12 @@ describe('safety', () => {
     write('sub/tracked.md', '# Tracked\n\nIn a subfolder.\n');
     const { counts, events } = await w.pass();
     expect(counts.created).toBe(1);
-    expect(events.filter((e) => e.kind === 'skipped').map((e) => (e as { path: string }).path).sort()).toEqual(['link.md', 'linked-folder']);
+    expect(
+      events
+        .filter((e) => e.kind === 'skipped')
+        .map((e) => (e as { path: string }).path)
+        .sort(),
+    ).toEqual(['link.md', 'linked-folder']);
     expect([...(await live()).values()].some((b) => b.content.includes('Outside'))).toBe(false);
     // The tracked file's folder swapped for a link out: a write-back there is refused, and the
     // binding is not deleted for it.
@@ -356,10 +388,15 @@ describe('the command', () => {
     const saved = process.env.BINDERY_DB_URL;
     process.env.BINDERY_DB_URL = w.url;
     try {
-      const code = await syncMain([w.dir], { err: { isTTY: true, write: (t: string) => (err += t) }, out: { write: (t: string) => (out += t) } });
+      const code = await syncMain([w.dir], {
+        err: { isTTY: true, write: (t: string) => (err += t) },
+        out: { write: (t: string) => (out += t) },
+      });
       expect(code).toBe(0);
       expect(err).toMatch(/\r\d+ files/);
-      expect(out).toMatch(/^synced .* with @local: 5 created, 0 updated, 0 renamed, 0 deleted, 0 written to the folder, 0 removed from the folder, 0 conflicts, 0 skipped\n$/);
+      expect(out).toMatch(
+        /^synced .* with @local: 5 created, 0 updated, 0 renamed, 0 deleted, 0 written to the folder, 0 removed from the folder, 0 conflicts, 0 skipped\n$/,
+      );
       err = '';
       expect(await syncMain([w.dir, '--space', 'nope'], { err: { write: (t: string) => (err += t) }, out: { write: () => true } })).toBe(2);
       expect(err).toContain('no space "nope"');

@@ -82,7 +82,10 @@ describe('the stdio server with the threaded tokenizer', () => {
           const r = await server.client.callTool({ name: 'search_bindings', arguments: { query } });
           seen.push((r._meta as { context: { response: { tokens: number } } }).context.response.tokens);
         }
-        const made = await server.client.callTool({ name: 'create_binding', arguments: { name: 'Counted', content: 'Budgets decide. '.repeat(40), summary: 'A counted note.' } });
+        const made = await server.client.callTool({
+          name: 'create_binding',
+          arguments: { name: 'Counted', content: 'Budgets decide. '.repeat(40), summary: 'A counted note.' },
+        });
         seen.push((made.structuredContent as { binding: { contentTokenCount: number } }).binding.contentTokenCount);
         counts.push(seen);
       } finally {

@@ -16,10 +16,17 @@ await tokens.load();
 const SLOW = 60_000;
 
 function run(script: string, args: string[], log: string, env: Record<string, string> = {}) {
-  const p = Bun.spawnSync(['bun', join(root, 'bench', 'loop', script), ...args], { cwd: root, env: { ...process.env, LOOP_CORPUS: 'private', LOOP_LOG: log, ...env } });
+  const p = Bun.spawnSync(['bun', join(root, 'bench', 'loop', script), ...args], {
+    cwd: root,
+    env: { ...process.env, LOOP_CORPUS: 'private', LOOP_LOG: log, ...env },
+  });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
-const entries = (log: string) => readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const entries = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('question sets', () => {
   test('every answer is in the passage its question names, in both corpora, 40 or more questions each', () => {
@@ -50,34 +57,45 @@ describe('the agents’ commands', () => {
     expect(r.code).toBe(0);
     expect(r.out).toBe('facilities-tallinn-office.md\nhandbook-welcome.md\n');
     const [e] = entries(log);
-    expect(e).toMatchObject({ agent: 'grep', corpus: 'private', qid: 'pv-01', kind: 'call', tool: 'grep', args: { pattern: 'Kalaranna', files: true } });
+    expect(e).toMatchObject({
+      agent: 'grep',
+      corpus: 'private',
+      qid: 'pv-01',
+      kind: 'call',
+      tool: 'grep',
+      args: { pattern: 'Kalaranna', files: true },
+    });
     expect(e.responseTokens).toBe(tokens.count(r.out.trimEnd()));
     expect(e.argsTokens).toBe(tokens.count(JSON.stringify({ pattern: 'Kalaranna', files: true })));
     const read = run('grep-read.ts', ['read', 'policy-leave.md', '7', '7'], log, { QID: 'pv-01' });
     expect(read.out).toContain('7:Every full-time employee has **27 working days**');
   });
 
-  test('bindery-call lists the lazy tools with their model-visible cost, and tools a search enabled stay listed in the session', () => {
-    const log = join(dir, 'bindery.jsonl');
-    const list = run('bindery-call.ts', ['--list-tools'], log);
-    expect(list.code).toBe(0);
-    const lines = list.out.trimEnd().split('\n');
-    const defs = lines.slice(0, -1);
-    expect(defs.map((l) => JSON.parse(l).name)).toContain('search_bindings');
-    const total = defs.reduce((n, l) => n + tokens.count(l), 0);
-    expect(lines.at(-1)).toBe(`# ${defs.length} tools, ${total} model-visible tokens (o200k_base)`);
-    expect(entries(log)[0]).toMatchObject({ kind: 'definitions', definitionsTokens: total });
+  test(
+    'bindery-call lists the lazy tools with their model-visible cost, and tools a search enabled stay listed in the session',
+    () => {
+      const log = join(dir, 'bindery.jsonl');
+      const list = run('bindery-call.ts', ['--list-tools'], log);
+      expect(list.code).toBe(0);
+      const lines = list.out.trimEnd().split('\n');
+      const defs = lines.slice(0, -1);
+      expect(defs.map((l) => JSON.parse(l).name)).toContain('search_bindings');
+      const total = defs.reduce((n, l) => n + tokens.count(l), 0);
+      expect(lines.at(-1)).toBe(`# ${defs.length} tools, ${total} model-visible tokens (o200k_base)`);
+      expect(entries(log)[0]).toMatchObject({ kind: 'definitions', definitionsTokens: total });
 
-    const env = { QID: 'pv-02', LOOP_SESSION: session };
-    const first = run('bindery-call.ts', ['search_tools', '{"query":"list the versions of a binding"}'], log, env);
-    expect(first.code).toBe(0);
-    expect(first.out).toContain('[tools/list changed: now also listed]');
-    const again = run('bindery-call.ts', ['search_tools', '{"query":"list the versions of a binding"}'], log, env);
-    expect(again.out).not.toContain('[tools/list changed');
-    const calls = entries(log).filter((e) => e.kind === 'call');
-    expect(calls[0].listedTokens).toBeGreaterThan(0);
-    expect(calls[1].listedTokens).toBe(0);
-    expect(calls[1].responseTokens).toBe(tokens.count(again.out.trimEnd()));
-    rmSync(join(CACHE_DIR, 'sessions', `private-${session}.json`), { force: true });
-  }, SLOW);
+      const env = { QID: 'pv-02', LOOP_SESSION: session };
+      const first = run('bindery-call.ts', ['search_tools', '{"query":"list the versions of a binding"}'], log, env);
+      expect(first.code).toBe(0);
+      expect(first.out).toContain('[tools/list changed: now also listed]');
+      const again = run('bindery-call.ts', ['search_tools', '{"query":"list the versions of a binding"}'], log, env);
+      expect(again.out).not.toContain('[tools/list changed');
+      const calls = entries(log).filter((e) => e.kind === 'call');
+      expect(calls[0].listedTokens).toBeGreaterThan(0);
+      expect(calls[1].listedTokens).toBe(0);
+      expect(calls[1].responseTokens).toBe(tokens.count(again.out.trimEnd()));
+      rmSync(join(CACHE_DIR, 'sessions', `private-${session}.json`), { force: true });
+    },
+    SLOW,
+  );
 });

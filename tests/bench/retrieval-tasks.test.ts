@@ -20,35 +20,47 @@ describe('retrieval tasks', () => {
     expect(padding.every((d) => /\.mdx?$/i.test(d.path))).toBe(true);
   });
 
-  test('the builder is deterministic and yields 40 tasks from 40 different documents', () => {
-    expect(tasks).toHaveLength(40);
-    expect(build()).toEqual(tasks);
-    expect(new Set(tasks.map((t) => t.path)).size).toBe(40);
-  }, SLOW);
+  test(
+    'the builder is deterministic and yields 40 tasks from 40 different documents',
+    () => {
+      expect(tasks).toHaveLength(40);
+      expect(build()).toEqual(tasks);
+      expect(new Set(tasks.map((t) => t.path)).size).toBe(40);
+    },
+    SLOW,
+  );
 
-  test('each phrase occurs exactly once in the whole corpus, in its own document', () => {
-    for (const t of tasks) {
-      const hits = universe.flatMap((d) => {
-        const text = normalize(d.text);
-        const needle = normalize(t.phrase);
-        const n = text.split(needle).length - 1;
-        return n ? [{ path: d.path, n }] : [];
-      });
-      expect(hits).toEqual([{ path: t.path, n: 1 }]);
-    }
-  }, SLOW);
+  test(
+    'each phrase occurs exactly once in the whole corpus, in its own document',
+    () => {
+      for (const t of tasks) {
+        const hits = universe.flatMap((d) => {
+          const text = normalize(d.text);
+          const needle = normalize(t.phrase);
+          const n = text.split(needle).length - 1;
+          return n ? [{ path: d.path, n }] : [];
+        });
+        expect(hits).toEqual([{ path: t.path, n: 1 }]);
+      }
+    },
+    SLOW,
+  );
 
-  test('each phrase sits in the second half of a document of at least 2,000 tokens', () => {
-    for (const t of tasks) {
-      const text = docs[t.doc]!.text;
-      const tokens = enc.encode(text, [], []).length;
-      expect(t.docTokens).toBe(tokens);
-      expect(tokens).toBeGreaterThanOrEqual(2_000);
-      const before = enc.encode(text.slice(0, text.indexOf(t.phrase)), [], []).length;
-      expect(before / tokens).toBeGreaterThanOrEqual(0.5);
-      expect(t.depth).toBeCloseTo(before / tokens, 5);
-    }
-  }, SLOW);
+  test(
+    'each phrase sits in the second half of a document of at least 2,000 tokens',
+    () => {
+      for (const t of tasks) {
+        const text = docs[t.doc]!.text;
+        const tokens = enc.encode(text, [], []).length;
+        expect(t.docTokens).toBe(tokens);
+        expect(tokens).toBeGreaterThanOrEqual(2_000);
+        const before = enc.encode(text.slice(0, text.indexOf(t.phrase)), [], []).length;
+        expect(before / tokens).toBeGreaterThanOrEqual(0.5);
+        expect(t.depth).toBeCloseTo(before / tokens, 5);
+      }
+    },
+    SLOW,
+  );
 
   test('the query is 3–5 content words of the phrase, never the phrase itself', () => {
     for (const t of tasks) {

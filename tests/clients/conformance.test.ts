@@ -4,7 +4,17 @@
 // alice's key and forwards everything else as sent — Host and Origin included, so the
 // dns-rebinding-protection scenario tests the server's own check, not the proxy's.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { authProxy, pool, runConformance, startTransport, transportUnavailable, type AuthProxy, type ConformanceResult, type Endpoint, type TransportName } from '../../support/clients/harness.ts';
+import {
+  authProxy,
+  pool,
+  runConformance,
+  startTransport,
+  transportUnavailable,
+  type AuthProxy,
+  type ConformanceResult,
+  type Endpoint,
+  type TransportName,
+} from '../../support/clients/harness.ts';
 
 export const REQUIRED_SCENARIOS = [
   'server-initialize',
@@ -29,7 +39,8 @@ const STATELESS = new Set<TransportName>(['http-stateless', 'deno-edge']);
 function verdict(transport: TransportName, r: ConformanceResult): { ok: boolean; why: string } {
   const failures = r.checks.filter((c) => c.status === 'FAILURE');
   if (r.scenario === 'server-sse-multiple-streams' && STATELESS.has(transport)) {
-    const onlyNoSession = r.checks.length === 1 && r.checks[0]!.id === 'server-sse-multiple-streams-session' && r.checks[0]!.status === 'WARNING';
+    const onlyNoSession =
+      r.checks.length === 1 && r.checks[0]!.id === 'server-sse-multiple-streams-session' && r.checks[0]!.status === 'WARNING';
     return { ok: r.exitCode === 0 && onlyNoSession, why: onlyNoSession ? 'n/a (stateless: no session id)' : r.problems.join('; ') };
   }
   return { ok: r.exitCode === 0 && r.passed && failures.length === 0, why: r.problems.join('; ') || `exit ${r.exitCode}` };
@@ -52,12 +63,16 @@ beforeAll(async () => {
       live.set(t, { endpoint, proxy: authProxy(endpoint.mcpUrl!.replace(/\/mcp$/, ''), endpoint.key!) });
     }),
   );
-  const jobs = [...live].flatMap(([t, { proxy }]) => REQUIRED_SCENARIOS.map((s) => async () => results.set(`${t} ${s}`, await runConformance(`${proxy.url}/mcp`, s))));
+  const jobs = [...live].flatMap(([t, { proxy }]) =>
+    REQUIRED_SCENARIOS.map((s) => async () => results.set(`${t} ${s}`, await runConformance(`${proxy.url}/mcp`, s))),
+  );
   await pool(3, jobs);
-  const table = [...live.keys()].flatMap((t) => REQUIRED_SCENARIOS.map((s) => {
-    const v = verdict(t, results.get(`${t} ${s}`)!);
-    return `  ${v.ok ? 'pass' : 'FAIL'}  ${t.padEnd(15)} ${s.padEnd(28)} ${v.ok && !v.why.startsWith('n/a') ? '' : v.why.slice(0, 300)}`;
-  }));
+  const table = [...live.keys()].flatMap((t) =>
+    REQUIRED_SCENARIOS.map((s) => {
+      const v = verdict(t, results.get(`${t} ${s}`)!);
+      return `  ${v.ok ? 'pass' : 'FAIL'}  ${t.padEnd(15)} ${s.padEnd(28)} ${v.ok && !v.why.startsWith('n/a') ? '' : v.why.slice(0, 300)}`;
+    }),
+  );
   console.log(`conformance 0.1.16:\n${table.join('\n')}`);
 }, 120_000);
 
@@ -108,7 +123,9 @@ describe('the auth proxy is transparent', () => {
     });
     const proxy = authProxy(`http://127.0.0.1:${upstream.port}`, 'bdk_test');
     try {
-      const r = await fetch(`${proxy.url}/mcp`, { headers: { Host: 'evil.example.com', Origin: 'http://evil.example.com', Accept: 'text/event-stream' } });
+      const r = await fetch(`${proxy.url}/mcp`, {
+        headers: { Host: 'evil.example.com', Origin: 'http://evil.example.com', Accept: 'text/event-stream' },
+      });
       const reader = r.body!.pipeThrough(new TextDecoderStream()).getReader();
       const first = await Promise.race([reader.read(), Bun.sleep(5_000).then(() => ({ value: 'timeout' }))]);
       expect(first.value).toContain('data: first');
@@ -130,9 +147,18 @@ describe('what the suite cannot test on stateless transports', () => {
       if (skipped.has(transport)) return;
       const { proxy } = live.get(transport)!;
       const post = async (id: number) => {
-        const init = { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'multi', version: '1' } } };
+        const init = {
+          jsonrpc: '2.0',
+          id,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'multi', version: '1' } },
+        };
         const list = { jsonrpc: '2.0', id: id + 1, method: 'tools/list', params: {} };
-        const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Protocol-Version': '2025-11-25' };
+        const headers = {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'Mcp-Protocol-Version': '2025-11-25',
+        };
         await fetch(`${proxy.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) }).then((r) => r.text());
         const r = await fetch(`${proxy.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(list) });
         const text = await r.text();

@@ -7,7 +7,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_TOOLS } from '../../core/tools/registry.ts';
 import { call, createTestWorld, err, ok, textOf, type TestWorld } from '../helpers.ts';
 
-const SECRET = { name: 'Zanzibar merger plan', summary: 'QUOKKA-SUMMARY-MARKER of the deal.', content: '# Plan\n\nOCELOT-CONTENT-MARKER details.\n', keyPoints: ['NARWHAL-KEYPOINT'] };
+const SECRET = {
+  name: 'Zanzibar merger plan',
+  summary: 'QUOKKA-SUMMARY-MARKER of the deal.',
+  content: '# Plan\n\nOCELOT-CONTENT-MARKER details.\n',
+  keyPoints: ['NARWHAL-KEYPOINT'],
+};
 const MARKERS = ['Zanzibar', 'QUOKKA', 'OCELOT', 'NARWHAL', 'PANGOLIN-SET', 'AXOLOTL-COMMENT'];
 const MISSING = { bnd: 'bnd_0000000000000000', set: 'set_0000000000000000', cmt: 'cmt_0000000000000000', shr: 'shr_0000000000000000' };
 
@@ -58,7 +63,8 @@ afterAll(() => world.close());
 describe('a second user cannot read, find or learn of a private binding through any tool', () => {
   // Every registered tool must appear here: a new tool fails this test until it is added.
   const matrix: Record<string, () => Promise<void>> = {
-    create_binding: async () => sameAsMissing(mallory, 'create_binding', { space: '@alice', name: 'x', content: 'x', summary: 'x' }, '@alice', '@nosuchspace'),
+    create_binding: async () =>
+      sameAsMissing(mallory, 'create_binding', { space: '@alice', name: 'x', content: 'x', summary: 'x' }, '@alice', '@nosuchspace'),
     get_binding: async () => {
       for (const tier of ['1', '1.5', '2']) await sameAsMissing(mallory, 'get_binding', { id: secret, tier }, secret, MISSING.bnd);
     },
@@ -76,7 +82,10 @@ describe('a second user cannot read, find or learn of a private binding through 
     },
     search_bindings: async () => {
       for (const query of ['Zanzibar', 'OCELOT', 'NARWHAL', 'QUOKKA']) {
-        expect((await probe(mallory, 'search_bindings', { query, tier: '2' })).structuredContent).toMatchObject({ results: [], pagination: { total: 0 } });
+        expect((await probe(mallory, 'search_bindings', { query, tier: '2' })).structuredContent).toMatchObject({
+          results: [],
+          pagination: { total: 0 },
+        });
       }
       await sameAsMissing(mallory, 'search_bindings', { query: 'Zanzibar', space: '@alice' }, '@alice', '@nosuchspace');
     },
@@ -153,7 +162,7 @@ describe('a second user cannot read, find or learn of a private binding through 
     expect(Object.keys(matrix).filter((n) => !ALL_TOOLS.some((t) => t.name === n))).toEqual([]);
   });
   for (const [name, run] of Object.entries(matrix)) test(name, run);
-  test('nothing was written on the owner\'s side', async () => {
+  test("nothing was written on the owner's side", async () => {
     const g = await ok(alice, 'get_set', { id: secretSet });
     expect(g.set.name).toBe('PANGOLIN-SET');
     expect(g.items.map((i: { id: string }) => i.id)).toEqual([secret]);
@@ -173,15 +182,19 @@ describe('a share grants exactly its permission, and revoke closes it on the nex
     expect((await ok(bob, 'search_bindings', { query: 'Zanzibar' })).results.map((r: { id: string }) => r.id)).toEqual([secret]);
     expect((await ok(bob, 'get_bindings', { ids: [secret] })).results).toHaveLength(1);
     expect((await ok(bob, 'list_comments', { id: secret })).comments).toHaveLength(1);
-    expect(await err(bob, 'add_comment', { id: secret, body: 'x' })).toMatch(/^Error FORBIDDEN: you may read binding .* but not comment on it/);
+    expect(await err(bob, 'add_comment', { id: secret, body: 'x' })).toMatch(
+      /^Error FORBIDDEN: you may read binding .* but not comment on it/,
+    );
     expect(await err(bob, 'update_binding', { id: secret, summary: 'x' })).toMatch(/^Error FORBIDDEN/);
     expect(await err(bob, 'delete_binding', { id: secret })).toMatch(/^Error FORBIDDEN/);
-    expect(await err(bob, 'create_share', { target: secret, user: 'carol', permission: 'read' })).toMatch(/^Error FORBIDDEN: binding .* is not yours/);
+    expect(await err(bob, 'create_share', { target: secret, user: 'carol', permission: 'read' })).toMatch(
+      /^Error FORBIDDEN: binding .* is not yours/,
+    );
     expect(await err(bob, 'delete_comment', { id: aliceComment })).toMatch(/^Error FORBIDDEN/);
     expect(await err(bob, 'get_set', { id: secretSet })).toMatch(/^Error NOT_FOUND/);
   });
 
-  test('comment share: comment and delete one\'s own comment, still no edits', async () => {
+  test("comment share: comment and delete one's own comment, still no edits", async () => {
     const bob = await world.connect('bob');
     const up = await ok(alice, 'create_share', { target: secret, user: 'bob', permission: 'comment' });
     expect(up.created).toBe(true);
@@ -203,7 +216,7 @@ describe('a share grants exactly its permission, and revoke closes it on the nex
     expect(await err(alice, 'revoke_share', { id: aliceShare })).toMatch(/^Error CONFLICT: id: share .* is already revoked/);
   });
 
-  test('a set share covers the set and the owner\'s items in it, read only', async () => {
+  test("a set share covers the set and the owner's items in it, read only", async () => {
     const bob = await world.connect('bob');
     const share = await ok(alice, 'create_share', { target: secretSet, user: 'bob', permission: 'read' });
     const ctx = await ok(bob, 'get_set_context', { setId: secretSet, maxTokens: 2000 });
@@ -246,7 +259,9 @@ describe('a share grants exactly its permission, and revoke closes it on the nex
     const share = await ok(alice, 'create_share', { target: '@alice', user: 'bob', permission: 'read' });
     await ok(bob, 'create_share', { accept: share.share.id });
     expect((await ok(bob, 'list_bindings', { space: '@alice' })).results.map((r: { id: string }) => r.id)).toContain(secret);
-    expect((await ok(bob, 'list_spaces', {})).spaces.map((s: { slug: string; access: string }) => `${s.slug}:${s.access}`)).toContain('@alice:read');
+    expect((await ok(bob, 'list_spaces', {})).spaces.map((s: { slug: string; access: string }) => `${s.slug}:${s.access}`)).toContain(
+      '@alice:read',
+    );
     expect(await err(bob, 'create_binding', { space: '@alice', name: 'x', content: 'x', summary: 'x' })).toMatch(/^Error FORBIDDEN/);
     await ok(alice, 'revoke_share', { id: share.share.id });
     await sameAsMissing(bob, 'list_bindings', { space: '@alice' }, '@alice', '@nosuchspace');
@@ -255,7 +270,9 @@ describe('a share grants exactly its permission, and revoke closes it on the nex
     const open = await ok(alice, 'create_binding', { space: '@alice-public', name: 'Open note', content: 'hello world', summary: 'open' });
     expect((await ok(mallory, 'get_binding', { id: open.binding.id })).binding.name).toBe('Open note');
     expect((await ok(mallory, 'list_bindings', { space: '@alice-public' })).results).toHaveLength(1);
-    expect(await err(mallory, 'create_binding', { space: '@alice-public', name: 'x', content: 'x', summary: 'x' })).toMatch(/^Error FORBIDDEN/);
+    expect(await err(mallory, 'create_binding', { space: '@alice-public', name: 'x', content: 'x', summary: 'x' })).toMatch(
+      /^Error FORBIDDEN/,
+    );
     expect(await err(mallory, 'update_binding', { id: open.binding.id, summary: 'x' })).toMatch(/^Error FORBIDDEN/);
   });
 });

@@ -84,12 +84,20 @@ async function world(env: Record<string, string> = {}): Promise<World> {
 }
 
 /** Calls a tool and checks the exact-count invariant (with the given encoding) and the cap. */
-async function run(client: Client, name: string, args: Record<string, unknown>, cap: number, enc: keyof typeof encoders = 'o200k_base'): Promise<CallToolResult> {
+async function run(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  cap: number,
+  enc: keyof typeof encoders = 'o200k_base',
+): Promise<CallToolResult> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = textOf(result);
   const n = exact(text, enc);
   if (contextOf(result).response.tokens !== n) {
-    throw new Error(`${name} ${JSON.stringify(args).slice(0, 200)}: response.tokens ${contextOf(result).response.tokens} but the text counts ${n}\n${JSON.stringify(text.slice(0, 600))}`);
+    throw new Error(
+      `${name} ${JSON.stringify(args).slice(0, 200)}: response.tokens ${contextOf(result).response.tokens} but the text counts ${n}\n${JSON.stringify(text.slice(0, 600))}`,
+    );
   }
   expect(n).toBeLessThanOrEqual(cap);
   if (typeof args.maxTokens === 'number' && !result.isError) expect(n).toBeLessThanOrEqual(args.maxTokens);
@@ -109,17 +117,50 @@ async function okRun(client: Client, name: string, args: Record<string, unknown>
 }
 
 // Fragments chosen to sit on every edge the accounting has: seams, surrogates, CR, special tokens.
-const FRAGMENTS = ['/', '//', ' ', '  ', '\n', '\r', '\r\n', '\t', '\u00a0', '\u2028', '<|endoftext|>', '<|fim_prefix|>', '<|im_start|>', 'é', 'e\u0301', '日本語', '😀', '𝐀', 'word', 'Zebra', '42', '.', ')', '-', '#', '`', '```', '</content>', '- ', '...'];
+const FRAGMENTS = [
+  '/',
+  '//',
+  ' ',
+  '  ',
+  '\n',
+  '\r',
+  '\r\n',
+  '\t',
+  '\u00a0',
+  '\u2028',
+  '<|endoftext|>',
+  '<|fim_prefix|>',
+  '<|im_start|>',
+  'é',
+  'e\u0301',
+  '日本語',
+  '😀',
+  '𝐀',
+  'word',
+  'Zebra',
+  '42',
+  '.',
+  ')',
+  '-',
+  '#',
+  '`',
+  '```',
+  '</content>',
+  '- ',
+  '...',
+];
 const frag = fc.constantFrom(...FRAGMENTS);
 const textOfFrags = (min: number, max: number) => fc.array(frag, { minLength: min, maxLength: max }).map((a) => a.join(''));
 /** A schema-valid field: trimmed, non-empty, at most `max` characters, still full of edge cases. */
 const field = (max: number) =>
-  fc.tuple(textOfFrags(0, 12), fc.constantFrom('Alpha', '/root', '日本', '😀x', '<|endoftext|>', '9'), textOfFrags(0, 12)).map(([a, m, b]) => {
-    let s = `${a}${m}${b}`.trim();
-    if (s.length > max) s = s.slice(0, max).trim();
-    if (s.length && s.charCodeAt(s.length - 1) >= 0xd800 && s.charCodeAt(s.length - 1) <= 0xdbff) s = s.slice(0, -1);
-    return s.trim() || 'x';
-  });
+  fc
+    .tuple(textOfFrags(0, 12), fc.constantFrom('Alpha', '/root', '日本', '😀x', '<|endoftext|>', '9'), textOfFrags(0, 12))
+    .map(([a, m, b]) => {
+      let s = `${a}${m}${b}`.trim();
+      if (s.length > max) s = s.slice(0, max).trim();
+      if (s.length && s.charCodeAt(s.length - 1) >= 0xd800 && s.charCodeAt(s.length - 1) <= 0xdbff) s = s.slice(0, -1);
+      return s.trim() || 'x';
+    });
 /** Content around the preview boundary and beyond: leading "/" or white space, CRLF, surrogates at 499/500. */
 const contentArb = fc
   .record({
@@ -168,8 +209,15 @@ describe('every read answers an exact count, with no stored block re-tokenized',
 
   test('bindings full of edge cases, read by every tool at every tier', async () => {
     const all: string[] = [];
-    const clientName = fc.option(fc.tuple(field(150), fc.constantFrom('', '\u0000x', '\ud800', '\n\t')).map(([a, b]) => a + b), { nil: undefined });
-    const packing = fc.record({ strategy: fc.constantFrom('ordered', 'fill'), fallback: fc.boolean(), tier: fc.constantFrom('1', '1.5', '2') });
+    const clientName = fc.option(
+      fc.tuple(field(150), fc.constantFrom('', '\u0000x', '\ud800', '\n\t')).map(([a, b]) => a + b),
+      { nil: undefined },
+    );
+    const packing = fc.record({
+      strategy: fc.constantFrom('ordered', 'fill'),
+      fallback: fc.boolean(),
+      tier: fc.constantFrom('1', '1.5', '2'),
+    });
     await fc.assert(
       fc.asyncProperty(bindingArb, fc.integer({ min: 50, max: 3000 }), clientName, packing, async (b, maxTokens, name, p) => {
         w.tokens.watching = false;
@@ -238,7 +286,10 @@ describe('stored text is what was counted', () => {
     // Imports and hand-set help topics skip the tools' schemas; they are refused too.
     const deps = { db: w.db, tokens: w.tokens, config: w.config, now: () => Date.now() };
     const caller = await ensureCaller(deps, 'nul');
-    const imported = await importDocument(deps, caller, { sourcePath: 'bin.md', bytes: new TextEncoder().encode('# Title\n\nText\u0000more\n') });
+    const imported = await importDocument(deps, caller, {
+      sourcePath: 'bin.md',
+      bytes: new TextEncoder().encode('# Title\n\nText\u0000more\n'),
+    });
     expect(imported).toEqual({ status: 'skipped', reason: expect.stringContaining('NUL') });
     await expect(setHelpTopic(deps, 'binary', '# B\n\u0000')).rejects.toThrow(/NUL/);
   });
@@ -262,8 +313,17 @@ describe('stored counts follow the configuration on every runtime (edge and embe
   test('BINDERY_PUBLIC_URL changes: reads count the URL they show', async () => {
     const w = await world({ BINDERY_PUBLIC_URL: 'http://localhost:8787' });
     const before = await w.connect('url');
-    const made = await okRun(before, 'create_binding', { name: 'URL', summary: 'S', content: 'body of the document. '.repeat(100), keyPoints: ['k'] });
-    const moved = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager', BINDERY_PUBLIC_URL: 'https://kb.example-company.com/some/long/path-/x' });
+    const made = await okRun(before, 'create_binding', {
+      name: 'URL',
+      summary: 'S',
+      content: 'body of the document. '.repeat(100),
+      keyPoints: ['k'],
+    });
+    const moved = parseConfig({
+      BINDERY_DB_URL: ':memory:',
+      BINDERY_TOOL_MODE: 'eager',
+      BINDERY_PUBLIC_URL: 'https://kb.example-company.com/some/long/path-/x',
+    });
     const after = await w.connect('url', 'c', moved);
     // A new URL changes only the heads: they alone are recounted, no content is read or counted.
     w.tokens.watching = true;
@@ -282,7 +342,12 @@ describe('stored counts follow the configuration on every runtime (edge and embe
   test('BINDERY_TOKENIZER changes: reads count with the tokenizer in use', async () => {
     const w = await world();
     const before = await w.connect('tok');
-    const made = await okRun(before, 'create_binding', { name: 'Tokenizer', summary: 'S', content: '日本語のテキスト 😀 '.repeat(40), keyPoints: ['k'] });
+    const made = await okRun(before, 'create_binding', {
+      name: 'Tokenizer',
+      summary: 'S',
+      content: '日本語のテキスト 😀 '.repeat(40),
+      keyPoints: ['k'],
+    });
     const cl = createTiktokenCounter('cl100k_base');
     await cl.load();
     const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_TOOL_MODE: 'eager', BINDERY_TOKENIZER: 'cl100k_base' });
@@ -337,14 +402,16 @@ describe('no answer passes the response cap; long pages end early and continue b
       const first = await okRun(owner, 'create_binding', { name: costlyName(0), summary: 'S', content: 'v1' }, CAP);
       ids.push(first.binding.id);
       for (let v = 2; v <= N; v++) await okRun(owner, 'update_binding', { id: ids[0], content: `v${v}`, name: costlyName(v) }, CAP);
-      for (let i = 1; i < N; i++) ids.push((await okRun(owner, 'create_binding', { name: costlyName(100 + i), summary: 'S', content: 'c' }, CAP)).binding.id);
+      for (let i = 1; i < N; i++)
+        ids.push((await okRun(owner, 'create_binding', { name: costlyName(100 + i), summary: 'S', content: 'c' }, CAP)).binding.id);
       setId = (await okRun(owner, 'create_set', { name: costlyName(7), bindingIds: ids }, CAP)).set.id;
       for (let i = 1; i < N; i++) await okRun(owner, 'create_set', { name: costlyName(200 + i) }, CAP);
       for (let i = 0; i < N; i++) await okRun(owner, 'create_space', { slug: `cap-space-${i}`, name: costlyName(300 + i) }, CAP);
       for (const bid of ids) await okRun(owner, 'create_share', { target: bid, public: true, permission: 'read' }, CAP);
     }, 30_000);
 
-    test('list_versions', async () => expect((await allPages(owner, 'list_versions', { id: ids[0], limit: 100 }, (d) => d.versions)).length).toBe(N));
+    test('list_versions', async () =>
+      expect((await allPages(owner, 'list_versions', { id: ids[0], limit: 100 }, (d) => d.versions)).length).toBe(N));
     test('get_set', async () => expect((await allPages(owner, 'get_set', { id: setId, limit: 200 }, (d) => d.items)).length).toBe(N));
     test('list_sets', async () => expect((await allPages(owner, 'list_sets', { limit: 100 }, (d) => d.sets)).length).toBe(N));
     test('list_spaces', async () => expect((await allPages(owner, 'list_spaces', { limit: 100 }, (d) => d.spaces)).length).toBe(N + 1));
@@ -354,7 +421,8 @@ describe('no answer passes the response cap; long pages end early and continue b
   test('get_bindings without a budget names what it left out without passing the cap', async () => {
     const big = await okRun(owner, 'create_binding', { name: 'Big', summary: 'S', content: 'word '.repeat(4_400) }, CAP);
     const small: string[] = [];
-    for (let i = 0; i < 49; i++) small.push((await okRun(owner, 'create_binding', { name: `Small ${i}`, summary: 'S', content: 'c' }, CAP)).binding.id);
+    for (let i = 0; i < 49; i++)
+      small.push((await okRun(owner, 'create_binding', { name: `Small ${i}`, summary: 'S', content: 'c' }, CAP)).binding.id);
     const d = await okRun(owner, 'get_bindings', { ids: [big.binding.id, ...small], tier: '2' }, CAP);
     expect(d.results.length).toBeGreaterThan(0);
   }, 30_000);
@@ -365,7 +433,10 @@ describe('no answer passes the response cap; long pages end early and continue b
     expect(r1.isError).toBe(true);
     expect(contextOf(r1).response.tokens).toBeLessThan(200);
     // An unknown tool is a protocol error (-32602), its message clipped however long the name.
-    const r2 = await owner.callTool({ name: huge, arguments: {} }).then(() => undefined, (e: Error & { code?: number }) => e);
+    const r2 = await owner.callTool({ name: huge, arguments: {} }).then(
+      () => undefined,
+      (e: Error & { code?: number }) => e,
+    );
     expect(r2?.code).toBe(-32602);
     expect(exact(r2!.message)).toBeLessThan(200);
   });
@@ -381,7 +452,12 @@ describe('tool catalogue answers under the smallest response cap', () => {
   test('search_tools, 20 matches, every mode (proxy-mode signatures make long lines)', async () => {
     for (const mode of ['proxy', 'lazy', 'eager'] as const) {
       const c = await w.connect('tools', 'c', w.config, w.tokens, mode);
-      const d = await okRun(c, 'search_tools', { query: 'binding set search comment share version space tool help budget', limit: 20 }, 1_000);
+      const d = await okRun(
+        c,
+        'search_tools',
+        { query: 'binding set search comment share version space tool help budget', limit: 20 },
+        1_000,
+      );
       expect(d.matches.length).toBeGreaterThan(5);
       // Lazy mode enables only matches it shows.
       if (mode === 'lazy') for (const name of d.enabled) expect(d.matches.map((m: { name: string }) => m.name)).toContain(name);
@@ -407,7 +483,11 @@ describe('paging tier 2 content', () => {
   });
   afterAll(() => w.close());
 
-  async function readAll(client: Client, tool: string, args: Record<string, unknown>): Promise<{ content: string; pages: number; first: any }> {
+  async function readAll(
+    client: Client,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ content: string; pages: number; first: any }> {
     let content = '';
     let cursor: string | undefined;
     let first: any;
@@ -426,7 +506,11 @@ describe('paging tier 2 content', () => {
       fc.oneof(
         fc.constantFrom('\n', '\r\n', '\n\n\n', '   \n', '/', ' ', '\t'),
         fc.integer({ min: 1, max: 6000 }).map((n) => 'x'.repeat(n)),
-        fc.integer({ min: 1, max: 3000 }).map((n) => costlyName(n % 50).repeat(Math.ceil(n / 200)).slice(0, n)),
+        fc.integer({ min: 1, max: 3000 }).map((n) =>
+          costlyName(n % 50)
+            .repeat(Math.ceil(n / 200))
+            .slice(0, n),
+        ),
         fc.integer({ min: 1, max: 400 }).map((n) => '😀'.repeat(n)),
         fc.integer({ min: 1, max: 300 }).map((n) => 'a line of words\n'.repeat(n)),
         fc.constantFrom('<|endoftext|>', '/path/to/x', '\u00a0'),
@@ -457,7 +541,9 @@ describe('paging tier 2 content', () => {
         const pages = splitPages(content, pageTokens, tokens, fence);
         expect(pages.join('')).toBe(content);
         // Below 64 tokens of text a page keeps 64, plus its fence lines (at most 12 hex digits each).
-        pages.forEach((p, i) => expect(exact(renderContent(p, fence, { index: i + 1, count: pages.length }))).toBeLessThanOrEqual(Math.max(pageTokens, 64 + 40)));
+        pages.forEach((p, i) =>
+          expect(exact(renderContent(p, fence, { index: i + 1, count: pages.length }))).toBeLessThanOrEqual(Math.max(pageTokens, 64 + 40)),
+        );
       }),
       { numRuns: numRuns(40) },
     );

@@ -33,9 +33,19 @@ beforeAll(async () => {
   );
   browser = await world.signIn('alice');
   const docs = [
-    { name: 'Kettle guide', summary: 'Installing and descaling a kitchen kettle', keyPoints: ['Install', 'Descale'], content: `# Kettle guide\n\nIntro.\n\n${section('Install', 'Set the kettle on a flat surface.', 30)}${section('Descale', 'Soak the element in vinegar overnight.', 40)}` },
+    {
+      name: 'Kettle guide',
+      summary: 'Installing and descaling a kitchen kettle',
+      keyPoints: ['Install', 'Descale'],
+      content: `# Kettle guide\n\nIntro.\n\n${section('Install', 'Set the kettle on a flat surface.', 30)}${section('Descale', 'Soak the element in vinegar overnight.', 40)}`,
+    },
     // Many sections: the outline is bounded and sums up the rest.
-    { name: 'Long manual', summary: 'Every part of the kitchen machine', keyPoints: ['Parts'], content: Array.from({ length: 40 }, (_, i) => section(`Part ${i} of the machine`, `Part ${i} turns the crank.`, 8)).join('') },
+    {
+      name: 'Long manual',
+      summary: 'Every part of the kitchen machine',
+      keyPoints: ['Parts'],
+      content: Array.from({ length: 40 }, (_, i) => section(`Part ${i} of the machine`, `Part ${i} turns the crank.`, 8)).join(''),
+    },
     { name: 'Short note', summary: 'A short note on kitchen water', keyPoints: [], content: '# Note\n\nHard water leaves limescale.\n' },
   ];
   for (const d of docs) ids.push((await ok(mcp, 'create_binding', d)).binding.id);
@@ -100,7 +110,10 @@ describe('advertised prices', () => {
     // Tier-0 lines in lists and searches: "(N tokens)" is the content's.
     const contentTokens = new Map<string, number>();
     for (const id of ids) contentTokens.set(id, count((await ok(mcp, 'get_binding', { id, tier: '2' })).binding.content));
-    for (const [name, args] of [['list_bindings', { tier: '0' }], ['search_bindings', { query: 'kitchen', tier: '0' }]] as const) {
+    for (const [name, args] of [
+      ['list_bindings', { tier: '0' }],
+      ['search_bindings', { query: 'kitchen', tier: '0' }],
+    ] as const) {
       const lines = [...textOf((await ok(mcp, name, args))._result).matchAll(/^- (bnd_\w+) .*?\((\d+) tokens\)/gm)];
       expect(lines.length).toBe(ids.length);
       for (const [, id, n] of lines) check(`${name} tier-0 line ${id}`, Number(n), contentTokens.get(id!)!);
@@ -124,7 +137,11 @@ describe('advertised prices', () => {
       check(`set ${t}: get_set_context less its heading`, sum, contextOf(context._result).response.tokens - count(heading));
       check(`set ${t}: get_set`, got.set.tierTokens[t], sum);
       check(`set ${t}: list_sets`, listed.tierTokens[t], sum);
-      check(`set ${t}: list_sets text`, Number(new RegExp(`${t === '1' ? 'tier 1' : t.replace('.', '\\.')}: (\\d+)`).exec(listText)![1]), sum);
+      check(
+        `set ${t}: list_sets text`,
+        Number(new RegExp(`${t === '1' ? 'tier 1' : t.replace('.', '\\.')}: (\\d+)`).exec(listText)![1]),
+        sum,
+      );
       check(`set ${t}: web sets list`, webCost(sets.slice(sets.indexOf(setId)), t), sum);
       check(`set ${t}: web set page total`, webCost(setPage.slice(setPage.indexOf('whole set')), t), sum);
       for (const [i, item] of (got.items as { id: string; tierTokens: Record<string, number> }[]).entries()) {
@@ -136,7 +153,8 @@ describe('advertised prices', () => {
     // Omitted items "N tokens at tier T" (fetch them by id later) and budget.omitted: get_binding at that tier.
     const budgeted: [string, Record<string, unknown>][] = [];
     for (const maxTokens of [100, 200, 300, 450]) {
-      for (const tier of TIERS) budgeted.push(['search_bindings', { query: 'kitchen', tier, maxTokens }], ['get_bindings', { ids, tier, maxTokens }]);
+      for (const tier of TIERS)
+        budgeted.push(['search_bindings', { query: 'kitchen', tier, maxTokens }], ['get_bindings', { ids, tier, maxTokens }]);
       budgeted.push(['get_set_context', { setId, tier: '2', maxTokens, fallback: false, strategy: 'fill' }]);
     }
     const named = new Set<string>();
@@ -146,14 +164,19 @@ describe('advertised prices', () => {
         check(`${name} ${JSON.stringify(args)} footer ${id}`, Number(n), read.get(id!)![t!]!);
         named.add(name);
       }
-      for (const o of contextOf(r._result).budget.omitted) check(`${name} ${JSON.stringify(args)} budget.omitted ${o.id}`, o.tokens, read.get(o.id)![String(args.tier)]!);
+      for (const o of contextOf(r._result).budget.omitted)
+        check(`${name} ${JSON.stringify(args)} budget.omitted ${o.id}`, o.tokens, read.get(o.id)![String(args.tier)]!);
     }
     expect([...named].sort()).toEqual(['get_bindings', 'get_set_context', 'search_bindings']);
 
     // A search hit's section: sectionTokens is what get_binding {id, section} costs.
-    const hits = (await ok(mcp, 'search_bindings', { query: 'vinegar crank', tier: '1' })).results as { id: string; match?: { section: string; sectionTokens: number } }[];
+    const hits = (await ok(mcp, 'search_bindings', { query: 'vinegar crank', tier: '1' })).results as {
+      id: string;
+      match?: { section: string; sectionTokens: number };
+    }[];
     expect(hits.some((h) => h.match)).toBe(true);
-    for (const h of hits) if (h.match) check(`search ${h.id} sectionTokens`, h.match.sectionTokens, await sectionCost(h.id, h.match.section));
+    for (const h of hits)
+      if (h.match) check(`search ${h.id} sectionTokens`, h.match.sectionTokens, await sectionCost(h.id, h.match.section));
 
     // A query read's "best match X needs N tokens": that item alone, shown by that section, in a roomy answer less its heading.
     const tight = await ok(mcp, 'get_bindings', { ids, query: 'vinegar limescale', maxTokens: 150 });

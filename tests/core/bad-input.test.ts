@@ -52,16 +52,67 @@ describe('bad input is refused clearly and writes nothing', () => {
       { what: 'name of the wrong type', tool: 'create_binding', args: { ...good, name: 42 }, field: 'name' },
       { what: 'summary over 600 chars', tool: 'create_binding', args: { ...good, summary: 'x'.repeat(601) }, field: 'summary' },
       { what: 'summary over 600 chars (update)', tool: 'update_binding', args: { id: '$id', summary: 'y'.repeat(601) }, field: 'summary' },
-      { what: 'more than 8 key points', tool: 'create_binding', args: { ...good, keyPoints: Array.from({ length: 9 }, (_, i) => `p${i}`) }, field: 'keyPoints' },
-      { what: 'more than 8 key points (update)', tool: 'update_binding', args: { id: '$id', keyPoints: Array.from({ length: 9 }, (_, i) => `p${i}`) }, field: 'keyPoints' },
-      { what: 'a key point over 160 chars', tool: 'create_binding', args: { ...good, keyPoints: ['ok', 'k'.repeat(161)] }, field: 'keyPoints.1' },
+      {
+        what: 'more than 8 key points',
+        tool: 'create_binding',
+        args: { ...good, keyPoints: Array.from({ length: 9 }, (_, i) => `p${i}`) },
+        field: 'keyPoints',
+      },
+      {
+        what: 'more than 8 key points (update)',
+        tool: 'update_binding',
+        args: { id: '$id', keyPoints: Array.from({ length: 9 }, (_, i) => `p${i}`) },
+        field: 'keyPoints',
+      },
+      {
+        what: 'a key point over 160 chars',
+        tool: 'create_binding',
+        args: { ...good, keyPoints: ['ok', 'k'.repeat(161)] },
+        field: 'keyPoints.1',
+      },
       { what: 'unknown argument', tool: 'create_binding', args: { ...good, colour: 'red' }, field: 'colour' },
-      { what: 'unknown id (get)', tool: 'get_binding', args: { id: 'bnd_0000000000000000' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
-      { what: 'unknown id (update)', tool: 'update_binding', args: { id: 'bnd_0000000000000000', content: 'x' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
-      { what: 'unknown id (delete)', tool: 'delete_binding', args: { id: 'bnd_0000000000000000' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
-      { what: 'unknown id (list_versions)', tool: 'list_versions', args: { id: 'bnd_0000000000000000' }, field: 'id: binding bnd_0000000000000000', code: 'NOT_FOUND' },
-      { what: "another user's private binding", tool: 'get_binding', args: { id: '$other' }, field: 'id: binding $other', code: 'NOT_FOUND' },
-      { what: "update of another user's binding", tool: 'update_binding', args: { id: '$other', content: 'mine now' }, field: 'id: binding $other', code: 'NOT_FOUND' },
+      {
+        what: 'unknown id (get)',
+        tool: 'get_binding',
+        args: { id: 'bnd_0000000000000000' },
+        field: 'id: binding bnd_0000000000000000',
+        code: 'NOT_FOUND',
+      },
+      {
+        what: 'unknown id (update)',
+        tool: 'update_binding',
+        args: { id: 'bnd_0000000000000000', content: 'x' },
+        field: 'id: binding bnd_0000000000000000',
+        code: 'NOT_FOUND',
+      },
+      {
+        what: 'unknown id (delete)',
+        tool: 'delete_binding',
+        args: { id: 'bnd_0000000000000000' },
+        field: 'id: binding bnd_0000000000000000',
+        code: 'NOT_FOUND',
+      },
+      {
+        what: 'unknown id (list_versions)',
+        tool: 'list_versions',
+        args: { id: 'bnd_0000000000000000' },
+        field: 'id: binding bnd_0000000000000000',
+        code: 'NOT_FOUND',
+      },
+      {
+        what: "another user's private binding",
+        tool: 'get_binding',
+        args: { id: '$other' },
+        field: 'id: binding $other',
+        code: 'NOT_FOUND',
+      },
+      {
+        what: "update of another user's binding",
+        tool: 'update_binding',
+        args: { id: '$other', content: 'mine now' },
+        field: 'id: binding $other',
+        code: 'NOT_FOUND',
+      },
       { what: 'unknown version', tool: 'get_version', args: { id: '$id', version: 99 }, field: 'version: version 99', code: 'NOT_FOUND' },
       { what: 'version 0', tool: 'get_version', args: { id: '$id', version: 0 }, field: 'version' },
       { what: 'missing version', tool: 'get_version', args: { id: '$id' }, field: 'version' },
@@ -77,13 +128,36 @@ describe('bad input is refused clearly and writes nothing', () => {
       { what: 'huge limit (search)', tool: 'search_bindings', args: { query: 'good', limit: 1_000_000 }, field: 'limit' },
       { what: 'fractional limit', tool: 'list_versions', args: { id: '$id', limit: 2.5 }, field: 'limit' },
       { what: 'forged cursor (garbage)', tool: 'list_bindings', args: { cursor: 'definitely-not-a-cursor' }, field: 'cursor' },
-      { what: 'forged cursor (unsigned body)', tool: 'list_bindings', args: { limit: 2, cursor: `${forgedBody}.AAAAAAAAAAAAAAAA` }, field: 'cursor' },
+      {
+        what: 'forged cursor (unsigned body)',
+        tool: 'list_bindings',
+        args: { limit: 2, cursor: `${forgedBody}.AAAAAAAAAAAAAAAA` },
+        field: 'cursor',
+      },
       { what: 'tampered cursor', tool: 'list_bindings', args: { limit: 2, cursor: tampered }, field: 'cursor' },
       { what: 'cursor from another listing', tool: 'search_bindings', args: { query: 'good', cursor: listCursor }, field: 'cursor' },
       { what: 'cursor on an unpaged read', tool: 'get_binding', args: { id: '$id', tier: '2', cursor: listCursor }, field: 'cursor' },
-      { what: 'content over the byte limit', tool: 'create_binding', args: { ...good, content: 'x'.repeat(MAX_BYTES + 1) }, field: 'content', code: 'TOO_LARGE' },
-      { what: 'content over the byte limit in UTF-8 only', tool: 'create_binding', args: { ...good, content: '日'.repeat(Math.ceil(MAX_BYTES / 3) + 1) }, field: 'content', code: 'TOO_LARGE' },
-      { what: 'content over the byte limit (update)', tool: 'update_binding', args: { id: '$id', content: 'z'.repeat(MAX_BYTES + 1) }, field: 'content', code: 'TOO_LARGE' },
+      {
+        what: 'content over the byte limit',
+        tool: 'create_binding',
+        args: { ...good, content: 'x'.repeat(MAX_BYTES + 1) },
+        field: 'content',
+        code: 'TOO_LARGE',
+      },
+      {
+        what: 'content over the byte limit in UTF-8 only',
+        tool: 'create_binding',
+        args: { ...good, content: '日'.repeat(Math.ceil(MAX_BYTES / 3) + 1) },
+        field: 'content',
+        code: 'TOO_LARGE',
+      },
+      {
+        what: 'content over the byte limit (update)',
+        tool: 'update_binding',
+        args: { id: '$id', content: 'z'.repeat(MAX_BYTES + 1) },
+        field: 'content',
+        code: 'TOO_LARGE',
+      },
       { what: 'lone high surrogate in content', tool: 'create_binding', args: { ...good, content: LONE_HIGH }, field: 'content' },
       { what: 'lone low surrogate in name', tool: 'create_binding', args: { ...good, name: LONE_LOW }, field: 'name' },
       { what: 'lone surrogate in summary', tool: 'create_binding', args: { ...good, summary: LONE_HIGH }, field: 'summary' },
@@ -94,10 +168,33 @@ describe('bad input is refused clearly and writes nothing', () => {
       { what: 'empty query', tool: 'search_bindings', args: { query: '  ' }, field: 'query' },
       { what: 'query without words', tool: 'search_bindings', args: { query: '*** ///' }, field: 'query' },
       { what: 'update with nothing to change', tool: 'update_binding', args: { id: '$id' }, field: 'content' },
-      { what: 'expectedVersion 0', tool: 'update_binding', args: { id: '$id', content: 'x', expectedVersion: 0 }, field: 'expectedVersion' },
-      { what: 'stale expectedVersion', tool: 'update_binding', args: { id: '$id', content: 'x', expectedVersion: 7 }, field: 'expectedVersion', code: 'CONFLICT' },
-      { what: 'unknown space', tool: 'create_binding', args: { ...good, space: '@nowhere' }, field: 'space: space @nowhere', code: 'NOT_FOUND' },
-      { what: "another user's personal space", tool: 'create_binding', args: { ...good, space: '@bob' }, field: 'space: space @bob', code: 'NOT_FOUND' },
+      {
+        what: 'expectedVersion 0',
+        tool: 'update_binding',
+        args: { id: '$id', content: 'x', expectedVersion: 0 },
+        field: 'expectedVersion',
+      },
+      {
+        what: 'stale expectedVersion',
+        tool: 'update_binding',
+        args: { id: '$id', content: 'x', expectedVersion: 7 },
+        field: 'expectedVersion',
+        code: 'CONFLICT',
+      },
+      {
+        what: 'unknown space',
+        tool: 'create_binding',
+        args: { ...good, space: '@nowhere' },
+        field: 'space: space @nowhere',
+        code: 'NOT_FOUND',
+      },
+      {
+        what: "another user's personal space",
+        tool: 'create_binding',
+        args: { ...good, space: '@bob' },
+        field: 'space: space @bob',
+        code: 'NOT_FOUND',
+      },
     ];
   };
 
@@ -169,7 +266,10 @@ describe('bad input is refused clearly and writes nothing', () => {
   });
 
   test('an unknown tool is a JSON-RPC error -32602 naming it, and the session keeps working', async () => {
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('no_such_tool') });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('no_such_tool'),
+    });
     expect((await ok(client, 'get_binding', { id })).binding.id).toBe(id);
   });
 });
@@ -194,7 +294,11 @@ describe('a 10 MB JSON argument over real stdio', () => {
     expect(bigQuery).toContain('query:');
     const listed = await ok(server.client, 'list_bindings', {});
     expect(listed.pagination.total).toBe(0);
-    const created = await ok(server.client, 'create_binding', { name: 'After', content: 'Still serving.', summary: 'Written after the big ones.' });
+    const created = await ok(server.client, 'create_binding', {
+      name: 'After',
+      content: 'Still serving.',
+      summary: 'Written after the big ones.',
+    });
     expect((await ok(server.client, 'get_binding', { id: created.binding.id, tier: '2' })).binding.content).toBe('Still serving.');
     expect(server.transportErrors).toEqual([]);
   }, 60_000);

@@ -274,7 +274,8 @@ describe('search index stays in step with writes', () => {
   });
   afterAll(() => world.close());
 
-  const names = async (query: string) => (await ok(client, 'search_bindings', { query })).results.map((r: { name: string }) => r.name).sort();
+  const names = async (query: string) =>
+    (await ok(client, 'search_bindings', { query })).results.map((r: { name: string }) => r.name).sort();
 
   test('updates replace the indexed text, deletes remove it, neighbours are untouched', async () => {
     const a = await ok(client, 'create_binding', { name: 'Alpha', content: 'about pelicans', summary: 'Alpha.' });
@@ -313,7 +314,12 @@ describe('the smallest response cap and the densest card', () => {
     const small = await createTestWorld({ BINDERY_MAX_RESPONSE_TOKENS: '1000' });
     const client = await small.connect('dense');
     const dense = (n: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
-    const made = await call(client, 'create_binding', { name: dense(200), content: dense(2000), summary: dense(600), keyPoints: Array.from({ length: 8 }, () => dense(160)) });
+    const made = await call(client, 'create_binding', {
+      name: dense(200),
+      content: dense(2000),
+      summary: dense(600),
+      keyPoints: Array.from({ length: 8 }, () => dense(160)),
+    });
     expect(made.isError).toBeFalsy();
     const id = (made.structuredContent as { binding: { id: string } }).binding.id;
     expect(textOf(made)).toContain(`Created ${id} (v1).`);

@@ -78,24 +78,31 @@ function expectKept(r: CallToolResult, maxTokens: number, ids: string[] | number
 }
 
 describe('get_set_context answers every budget from 50 up', () => {
-  test.each([40, MAX_SET_ITEMS])('a %d-item set, ordered and fill, tiers 2 and 1', async (n) => {
-    const ids = pool.slice(0, n);
-    const setId = (await ok(client, 'create_set', { name: `Keep ${n}`, bindingIds: ids })).set.id;
-    for (const maxTokens of BUDGETS) {
-      for (const strategy of ['ordered', 'fill']) {
-        for (const tier of ['2', '1']) expectKept(await call(client, 'get_set_context', { setId, maxTokens, strategy, tier }), maxTokens, ids);
+  test.each([40, MAX_SET_ITEMS])(
+    'a %d-item set, ordered and fill, tiers 2 and 1',
+    async (n) => {
+      const ids = pool.slice(0, n);
+      const setId = (await ok(client, 'create_set', { name: `Keep ${n}`, bindingIds: ids })).set.id;
+      for (const maxTokens of BUDGETS) {
+        for (const strategy of ['ordered', 'fill']) {
+          for (const tier of ['2', '1'])
+            expectKept(await call(client, 'get_set_context', { setId, maxTokens, strategy, tier }), maxTokens, ids);
+        }
       }
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   test('a long name in a dense script and skipped items: the heading and trailer get shorter, never refused', async () => {
     const ids = pool.slice(0, 40);
     const name = '長い名前の集合'.repeat(28);
     const extra = [];
-    for (let i = 0; i < 12; i++) extra.push((await ok(client, 'create_binding', { name: `Doomed ${i}`, content: 'gone soon', summary: 'deleted below' })).binding.id);
+    for (let i = 0; i < 12; i++)
+      extra.push((await ok(client, 'create_binding', { name: `Doomed ${i}`, content: 'gone soon', summary: 'deleted below' })).binding.id);
     const setId = (await ok(client, 'create_set', { name, bindingIds: [...ids, ...extra] })).set.id;
     for (const id of extra) await ok(client, 'delete_binding', { id });
-    for (const maxTokens of BUDGETS) expectKept(await call(client, 'get_set_context', { setId, maxTokens, strategy: 'fill' }), maxTokens, ids);
+    for (const maxTokens of BUDGETS)
+      expectKept(await call(client, 'get_set_context', { setId, maxTokens, strategy: 'fill' }), maxTokens, ids);
   }, 60_000);
 });
 
@@ -103,7 +110,8 @@ describe('batch reads, search and lists answer every budget from 50 up', () => {
   test('get_bindings: 50 ids, some unknown', async () => {
     const unknown = Array.from({ length: 15 }, (_, i) => `bnd_${String(i).padStart(16, '0')}`);
     const ids = [...pool.slice(0, 35), ...unknown];
-    for (const maxTokens of BUDGETS) for (const tier of ['1', '2']) expectKept(await call(client, 'get_bindings', { ids, tier, maxTokens }), maxTokens, pool.slice(0, 35));
+    for (const maxTokens of BUDGETS)
+      for (const tier of ['1', '2']) expectKept(await call(client, 'get_bindings', { ids, tier, maxTokens }), maxTokens, pool.slice(0, 35));
   }, 60_000);
 
   test('search_bindings: 50 hits, a 500-character query, more pages after', async () => {
@@ -121,7 +129,6 @@ describe('batch reads, search and lists answer every budget from 50 up', () => {
     }
   }, 60_000);
 });
-
 
 // The packer behind every budgeted tool, with more items than a set holds (a set stops at
 // MAX_SET_ITEMS): rows drawn with repeats from the pool, recounted with an independent tokenizer.

@@ -42,8 +42,17 @@ function modelTotal(input: PackInput, chosen: Chosen): number {
 }
 
 const itemArb = fc
-  .record({ c0: fc.integer({ min: 8, max: 60 }), c1: fc.integer({ min: 20, max: 400 }), preview: fc.integer({ min: 0, max: 300 }), content: fc.integer({ min: 0, max: 9000 }), line: fc.integer({ min: 8, max: 22 }) })
-  .map(({ c0, c1, preview, content, line }) => ({ costs: { '0': c0, '1': c1, '1.5': c1 + preview, '2': c1 + content } as Record<Tier, number>, line }));
+  .record({
+    c0: fc.integer({ min: 8, max: 60 }),
+    c1: fc.integer({ min: 20, max: 400 }),
+    preview: fc.integer({ min: 0, max: 300 }),
+    content: fc.integer({ min: 0, max: 9000 }),
+    line: fc.integer({ min: 8, max: 22 }),
+  })
+  .map(({ c0, c1, preview, content, line }) => ({
+    costs: { '0': c0, '1': c1, '1.5': c1 + preview, '2': c1 + content } as Record<Tier, number>,
+    line,
+  }));
 
 const caseArb = fc.record({
   // Lengths uniform over 0–1,000 (fast-check's default sizing would keep arrays short).
@@ -69,7 +78,15 @@ function toInput(c: Case): PackInput {
     moreTokens: (m) => c.more + (m > 99 ? 1 : 0),
     countTokens: (m) => c.count + (m > 99 ? 1 : 0) + (m === 1 ? -1 : 0),
   };
-  return { budget: c.budget, headerTokens: c.header, footer, items: c.items.map((it) => ({ costs: it.costs })), tier: c.tier, strategy: c.strategy, fallback: c.fallback };
+  return {
+    budget: c.budget,
+    headerTokens: c.header,
+    footer,
+    items: c.items.map((it) => ({ costs: it.costs })),
+    tier: c.tier,
+    strategy: c.strategy,
+    fallback: c.fallback,
+  };
 }
 
 describe('pack (pure) under random sets, budgets, strategies, tiers and fallback', () => {
@@ -131,7 +148,10 @@ describe('pack (pure) under random sets, budgets, strategies, tiers and fallback
       fc.property(caseArb, (c) => {
         fc.pre(c.items.length > 0);
         const input = toInput(c);
-        const empty = modelParts(input, c.items.map(() => null)).least;
+        const empty = modelParts(
+          input,
+          c.items.map(() => null),
+        ).least;
         const cheapest = Math.min(...c.items.map((it) => it.costs['1']));
         fc.pre(cheapest > 0);
         expect(pack({ ...input, budget: empty - 1 }).fits).toBe(false);
@@ -147,7 +167,10 @@ describe('pack (pure) under random sets, budgets, strategies, tiers and fallback
 // End to end: real bindings, real sets, get_set_context over the SDK client, independent recount.
 
 const POOL = 500;
-const WORDS = 'budget token context window binding tier summary preview content packing ordered fill fallback omitted cursor space share set version model provenance search rank index query'.split(' ');
+const WORDS =
+  'budget token context window binding tier summary preview content packing ordered fill fallback omitted cursor space share set version model provenance search rank index query'.split(
+    ' ',
+  );
 function document(seed: number, words: number): string {
   const out: string[] = [`# Document ${seed}`, ''];
   let x = seed * 7919 + 17;
@@ -177,8 +200,18 @@ describe('get_set_context end to end', () => {
         deps,
         caller,
         dense
-          ? { name: `密な資料 ${i} ${'語'.repeat(120)}`, content: '日本語の本文。'.repeat(size), summary: '要約の文。'.repeat(110), keyPoints: ['要点'.repeat(70)] }
-          : { name: `Packing fixture ${i}`, content: document(i, size), summary: `Fixture ${i} for the packing property, about ${size} words.`, keyPoints: i % 4 ? [`size ${size}`] : [] },
+          ? {
+              name: `密な資料 ${i} ${'語'.repeat(120)}`,
+              content: '日本語の本文。'.repeat(size),
+              summary: '要約の文。'.repeat(110),
+              keyPoints: ['要点'.repeat(70)],
+            }
+          : {
+              name: `Packing fixture ${i}`,
+              content: document(i, size),
+              summary: `Fixture ${i} for the packing property, about ${size} words.`,
+              keyPoints: i % 4 ? [`size ${size}`] : [],
+            },
         { source: 'human', model: null },
       );
       pool.push(row.bindingId);
@@ -192,7 +225,12 @@ describe('get_set_context end to end', () => {
 
   test('every budget from 50 answers within maxTokens; included is a prefix (ordered); no omitted item would have fit; the footer is the richest that fits', async () => {
     const runArb = fc.record({
-      picks: fc.integer({ min: 0, max: POOL }).chain((n) => fc.shuffledSubarray(Array.from({ length: POOL }, (_, i) => i), { minLength: n, maxLength: n })),
+      picks: fc.integer({ min: 0, max: POOL }).chain((n) =>
+        fc.shuffledSubarray(
+          Array.from({ length: POOL }, (_, i) => i),
+          { minLength: n, maxLength: n },
+        ),
+      ),
       budget: fc.oneof(fc.integer({ min: 50, max: 300 }), fc.integer({ min: 50, max: 1_500 }), fc.integer({ min: 50, max: 30_000 })),
       tier: fc.constantFrom<Tier>('0', '1', '1.5', '2'),
       strategy: fc.constantFrom<'ordered' | 'fill'>('ordered', 'fill'),
@@ -210,7 +248,14 @@ describe('get_set_context end to end', () => {
         const text = textOf(result);
         if (result.isError) throw new Error(`maxTokens ${r.budget} refused for ${ids.length} items: ${text}`);
         packedRuns++;
-        const budget = contextOf(result).budget as { maxTokens: number; usedTokens: number; remainingTokens: number; exhausted: boolean; included: { id: string; tier: Tier; tokens: number }[]; omitted: { id: string; tokens: number }[] };
+        const budget = contextOf(result).budget as {
+          maxTokens: number;
+          usedTokens: number;
+          remainingTokens: number;
+          exhausted: boolean;
+          included: { id: string; tier: Tier; tokens: number }[];
+          omitted: { id: string; tokens: number }[];
+        };
         const tokens = count(text);
         expect(tokens).toBeLessThanOrEqual(r.budget);
         expect(budget.usedTokens).toBe(tokens);

@@ -20,7 +20,9 @@ const privateDir = join(REPO, 'bench', 'loop', 'private');
 /** A README as the benches import it: its path relative to node_modules. */
 const readme = (path: string) => parseMarkdownDoc(readFileSync(join(modules, path), 'utf8'), path);
 const internal = (file: string) => parseMarkdownDoc(readFileSync(join(privateDir, file), 'utf8'), file);
-const corpus = readFileSync(join(REPO, 'bench', 'loop', 'thirdparty-files.txt'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+const corpus = readFileSync(join(REPO, 'bench', 'loop', 'thirdparty-files.txt'), 'utf8')
+  .split('\n')
+  .filter((l) => l && !l.startsWith('#'));
 
 describe('the name', () => {
   test('a generic first heading ("Info", "Table of contents", "Sponsors", "Quick Start", "Install") gives way to the package the README is in', () => {
@@ -55,8 +57,12 @@ describe('the name', () => {
 
 describe('the summary', () => {
   test('is the first real prose: badges, language menus, HTML spacers, callouts and install commands are skipped', () => {
-    expect(readme('ip-address/README.md').summary).toStartWith('ip-address is a library for validating and manipulating IPv4 and IPv6 addresses');
-    expect(readme('es-toolkit/README.md').summary).toStartWith('es-toolkit is a state-of-the-art, high-performance JavaScript utility library');
+    expect(readme('ip-address/README.md').summary).toStartWith(
+      'ip-address is a library for validating and manipulating IPv4 and IPv6 addresses',
+    );
+    expect(readme('es-toolkit/README.md').summary).toStartWith(
+      'es-toolkit is a state-of-the-art, high-performance JavaScript utility library',
+    );
     expect(readme('nanoid/README.md').summary).toStartWith('A tiny, secure, URL-friendly, unique string ID generator for JavaScript.');
     expect(readme('ajv/README.md').summary).toStartWith('The fastest JSON validator for Node.js and browser.');
     expect(readme('libsql/README.md').summary).toStartWith('libSQL (this repository) is an open-source fork of SQLite.');
@@ -66,7 +72,9 @@ describe('the summary', () => {
 
   test('filing lines (owner, version, status) are not what a document is about', () => {
     expect(internal('runbook-deploy.md').summary).toBe('Deployments use Argo CD from the deploy repository.');
-    expect(readme('iconv-lite/README.md').summary).toStartWith('No need for native code compilation. Quick to install, works on Windows, Web, and in sandboxed environments. Used in popular projects');
+    expect(readme('iconv-lite/README.md').summary).toStartWith(
+      'No need for native code compilation. Quick to install, works on Windows, Web, and in sandboxed environments. Used in popular projects',
+    );
     expect(internal('policy-leave.md').summary).toStartWith('This policy covers annual leave, sick leave, recovery leave');
   });
 
@@ -85,12 +93,19 @@ describe('key points', () => {
     expect(internal('policy-leave.md').keyPoints.slice(0, 2)).toEqual(['1. Annual leave', '2. Requesting leave']);
     const rate = readme('express-rate-limit/readme.md').keyPoints;
     expect(rate.some((k) => /^Usage: \S/.test(k))).toBe(true);
-    for (const k of [...rate, ...chalk, ...readme('cors/README.md').keyPoints]) expect(k).not.toMatch(/^(License|Contributing|Issues and Contributing|Sponsors|Install|Installation|Original Author)\b/);
+    for (const k of [...rate, ...chalk, ...readme('cors/README.md').keyPoints])
+      expect(k).not.toMatch(/^(License|Contributing|Issues and Contributing|Sponsors|Install|Installation|Original Author)\b/);
   });
 
   test('a sentence that leads into a list takes the list; a section of sub-headings lists them', () => {
-    const doc = parseMarkdownDoc('# Gizmo\n\nGizmo turns widgets into gadgets.\n\n## Usage\n\nRun it from any folder of your project in one of these ways:\n\n- npx gizmo\n- bunx gizmo\n\n## API\n\n### gizmo(widget)\n\n### gizmo.undo()\n', 'gizmo.md');
-    expect(doc.keyPoints).toEqual(['Usage: Run it from any folder of your project in one of these ways: npx gizmo; bunx gizmo', 'API: gizmo(widget), gizmo.undo()']);
+    const doc = parseMarkdownDoc(
+      '# Gizmo\n\nGizmo turns widgets into gadgets.\n\n## Usage\n\nRun it from any folder of your project in one of these ways:\n\n- npx gizmo\n- bunx gizmo\n\n## API\n\n### gizmo(widget)\n\n### gizmo.undo()\n',
+      'gizmo.md',
+    );
+    expect(doc.keyPoints).toEqual([
+      'Usage: Run it from any folder of your project in one of these ways: npx gizmo; bunx gizmo',
+      'API: gizmo(widget), gizmo.undo()',
+    ]);
     expect(readme('iconv-lite/README.md').keyPoints).toContain('Usage: Basic API, Streaming API');
   });
 
@@ -113,7 +128,11 @@ describe('the pieces', () => {
   });
 
   test('with no heading and no prose the card falls back to the file name and the first text', () => {
-    expect(describeDocument([{ kind: 'text', level: 0, text: '- one\n- two' }], { fileName: 'docs/list.md' })).toEqual({ name: 'list', summary: 'one; two', keyPoints: [] });
+    expect(describeDocument([{ kind: 'text', level: 0, text: '- one\n- two' }], { fileName: 'docs/list.md' })).toEqual({
+      name: 'list',
+      summary: 'one; two',
+      keyPoints: [],
+    });
   });
 });
 
@@ -124,7 +143,10 @@ describe('bindery import names a README after the package.json beside it', () =>
     try {
       mkdirSync(join(dir, 'gizmo'));
       writeFileSync(join(dir, 'gizmo', 'package.json'), JSON.stringify({ name: '@acme/gizmo', version: '1.0.0' }));
-      writeFileSync(join(dir, 'gizmo', 'README.md'), '# Install\n\n```sh\nnpm i @acme/gizmo\n```\n\nGizmo turns widgets into gadgets.\n\n## Usage\n\nCall gizmo() on a widget.\n');
+      writeFileSync(
+        join(dir, 'gizmo', 'README.md'),
+        '# Install\n\n```sh\nnpm i @acme/gizmo\n```\n\nGizmo turns widgets into gadgets.\n\n## Usage\n\nCall gizmo() on a widget.\n',
+      );
       writeFileSync(join(dir, 'README.md'), '# Quick Start\n\nThe whole toolbox in one folder.\n');
       const deps = { db: world.db, tokens: world.tokens, config: world.config, now: () => Date.now() };
       const caller = await ensureCaller(deps, 'carder');

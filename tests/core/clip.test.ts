@@ -7,7 +7,10 @@ import { cutAtWord } from '../../core/services/import.ts';
 import { ok, textOf, createTestWorld } from '../helpers.ts';
 
 /** Strings rich in astral characters (surrogate pairs), spaces and plain letters. */
-const astral = fc.string({ unit: fc.oneof(fc.constantFrom('🦓', '𝔘', '😀', ' ', 'a', 'é'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), maxLength: 300 });
+const astral = fc.string({
+  unit: fc.oneof(fc.constantFrom('🦓', '𝔘', '😀', ' ', 'a', 'é'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })),
+  maxLength: 300,
+});
 
 describe('clip', () => {
   test('never splits a surrogate pair, keeps within max, and is a prefix of the text plus "…"', () => {

@@ -25,7 +25,8 @@ interface Edge {
 }
 
 // `import … from`, `export … from`, `import '…'`, and `import('…')` (dynamic imports and inline type references).
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^'";]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"](\.[^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^'";]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"](\.[^'"]+)['"]/g;
 
 function edgesOf(path: string): Edge[] {
   const src = readFileSync(path, 'utf8');
@@ -134,7 +135,11 @@ describe('the layering of ARCHITECTURE.md#layers', () => {
     const raw = sources
       .map((p) => relative(ROOT, p))
       .filter((p) => /^(core|adapters)\//.test(p) && p !== home)
-      .filter((p) => readFileSync(join(ROOT, p), 'utf8').split('\n').some((l) => !/^\s*(\/\/|\*|\/\*)/.test(l) && /(^|[^\w.])-32\d{3}\b/.test(l.split('//')[0]!)));
+      .filter((p) =>
+        readFileSync(join(ROOT, p), 'utf8')
+          .split('\n')
+          .some((l) => !/^\s*(\/\/|\*|\/\*)/.test(l) && /(^|[^\w.])-32\d{3}\b/.test(l.split('//')[0]!)),
+      );
     expect(raw).toEqual([]);
   });
 
@@ -189,7 +194,9 @@ const OLD_REFERENCES_ALLOWED = new Set([
 const DOCS_ON_OTHER_BRANCHES = new Set(['docs/configuration.md', 'docs/http-and-oauth.md']);
 
 describe('code comments point at things in the repository (ARCHITECTURE.md)', () => {
-  const code = sources.filter((p) => !p.endsWith('db/migrations/bundle.ts')).map((p) => ({ path: relative(ROOT, p), src: readFileSync(p, 'utf8') }));
+  const code = sources
+    .filter((p) => !p.endsWith('db/migrations/bundle.ts'))
+    .map((p) => ({ path: relative(ROOT, p), src: readFileSync(p, 'utf8') }));
 
   test('no CONTRACT §n, STYLE habit n or issue-number references', () => {
     const self = 'tests/core/core-neutral.test.ts';
@@ -214,7 +221,8 @@ describe('code comments point at things in the repository (ARCHITECTURE.md)', ()
         .split('\n')
         .map((l) => (/^\s*(\/\*|\*)/.test(l) ? l : l.includes('//') ? l.slice(l.indexOf('//')) : ''))
         .join('\n');
-      for (const m of comments.matchAll(/ARCHITECTURE\.md#([a-z0-9-]+)/g)) if (!anchors.has(m[1]!)) missing.push(`${f.path}: ARCHITECTURE.md#${m[1]}`);
+      for (const m of comments.matchAll(/ARCHITECTURE\.md#([a-z0-9-]+)/g))
+        if (!anchors.has(m[1]!)) missing.push(`${f.path}: ARCHITECTURE.md#${m[1]}`);
       for (const m of comments.matchAll(/\b(docs\/[\w/.-]+\.md)/g)) {
         if (!existsSync(join(ROOT, m[1]!)) && !DOCS_ON_OTHER_BRANCHES.has(m[1]!)) missing.push(`${f.path}: ${m[1]}`);
       }

@@ -24,7 +24,10 @@ describe('core/encoding', () => {
   });
 
   test('constantTimeEqual is string equality, lengths included', () => {
-    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => expect(constantTimeEqual(a, b)).toBe(a === b)), { numRuns: numRuns(100) });
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => expect(constantTimeEqual(a, b)).toBe(a === b)),
+      { numRuns: numRuns(100) },
+    );
     expect(constantTimeEqual('abc', 'abc')).toBe(true);
     expect(constantTimeEqual('abc', 'abcd')).toBe(false);
     expect(constantTimeEqual('', '')).toBe(true);

@@ -18,6 +18,14 @@ export function footerForms(omitted: { id: string; tokens: number }[], tier: Tie
   const m = omitted.length;
   if (m === 0) return [''];
   const forms: string[] = [];
-  for (let k = Math.min(m, 10); k >= 1; k--) forms.push(FOOTER_HEAD + omitted.slice(0, k).map((o) => omitLine(o.id, o.tokens, tier)).join('') + (k < m ? moreLine(m - k) : ''));
+  for (let k = Math.min(m, 10); k >= 1; k--)
+    forms.push(
+      FOOTER_HEAD +
+        omitted
+          .slice(0, k)
+          .map((o) => omitLine(o.id, o.tokens, tier))
+          .join('') +
+        (k < m ? moreLine(m - k) : ''),
+    );
   return [...forms, countLine(m)];
 }

@@ -10,7 +10,8 @@ describe('sha256HexSync', () => {
   test('known vectors (FIPS 180-2), including the padding edge at 55/56/64 bytes', () => {
     expect(sha256HexSync('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256HexSync('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    for (const n of [55, 56, 63, 64, 65, 119, 120]) expect(sha256HexSync('a'.repeat(n))).toBe(createHash('sha256').update('a'.repeat(n)).digest('hex'));
+    for (const n of [55, 56, 63, 64, 65, 119, 120])
+      expect(sha256HexSync('a'.repeat(n))).toBe(createHash('sha256').update('a'.repeat(n)).digest('hex'));
   });
 
   test('equals node:crypto and the async Web Crypto sha256Hex on any text', async () => {

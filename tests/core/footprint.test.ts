@@ -60,7 +60,8 @@ describe('list_available_tools', () => {
     const sum = tools.reduce((n: number, t: any) => n + t.context.tokens, 0);
     expect(out.meta.totalPossibleContext).toEqual({ modelTokens: expect.any(Number), tokens: sum, percentTotal: null });
     // Model-visible: what clients put in the model's context (name, description, input schema), counted independently.
-    const seen = (t: { name: string; description?: string; inputSchema: unknown }) => encode(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema })).length;
+    const seen = (t: { name: string; description?: string; inputSchema: unknown }) =>
+      encode(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema })).length;
     for (const t of tools) expect(t.context.modelTokens).toBe(seen(byName.get(t.name)!));
     expect(out.meta.totalPossibleContext.modelTokens).toBe(wire.reduce((n, t) => n + seen(t), 0));
     expect(out.meta.totalPossibleContext.modelTokens).toBeLessThan(sum / 2);
@@ -166,7 +167,15 @@ describe('static profile', () => {
 
   test('risk tiers: low ≤ 1,000 < medium ≤ 4,000 < high ≤ 8,000 < critical; thresholds configurable', () => {
     const t = config.riskThresholds;
-    expect([0, 1000, 1001, 4000, 4001, 8000, 8001].map((n) => classifyRisk(n, t))).toEqual(['low', 'low', 'medium', 'medium', 'high', 'high', 'critical']);
+    expect([0, 1000, 1001, 4000, 4001, 8000, 8001].map((n) => classifyRisk(n, t))).toEqual([
+      'low',
+      'low',
+      'medium',
+      'medium',
+      'high',
+      'high',
+      'critical',
+    ]);
     expect(classifyRisk(600, { low: 500, medium: 2000, high: 5000 })).toBe('medium');
   });
 
@@ -181,7 +190,10 @@ describe('static profile', () => {
     const open = staticProfile(fake('open', { kind: 'unbounded' }), config);
     expect(open).toMatchObject({ bounded: false, worstCaseTokens: 25_000, risk: 'critical' });
     expect(open.recommendations[0]).toContain('declare a response bound');
-    const strict = staticProfile(fake('small', { kind: 'tokens', maxTokens: 450 }), { ...config, riskThresholds: { low: 100, medium: 400, high: 800 } });
+    const strict = staticProfile(fake('small', { kind: 'tokens', maxTokens: 450 }), {
+      ...config,
+      riskThresholds: { low: 100, medium: 400, high: 800 },
+    });
     expect(strict.risk).toBe('high');
   });
 

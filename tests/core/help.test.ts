@@ -24,22 +24,29 @@ describe('help topics', () => {
   afterAll(() => world.close());
 
   test('the bundle matches help/*.md (run `bun scripts/bundle-help.ts` after editing them)', () => {
-    const files = readdirSync(join(root, 'help')).filter((f) => f.endsWith('.md')).sort();
+    const files = readdirSync(join(root, 'help'))
+      .filter((f) => f.endsWith('.md'))
+      .sort();
     expect(bundledHelpTopics).toEqual(files.map((f) => ({ topic: f.slice(0, -3), body: readFileSync(join(root, 'help', f), 'utf8') })));
     for (const name of ['start', 'workflow', 'tools', 'tiers-and-budgets', 'errors']) expect(files).toContain(`${name}.md`);
   });
 
   test('the topics cover what a model needs mid-task', () => {
     const all = bundledHelpTopics.map((t) => t.body).join('\n');
-    for (const code of ['INVALID_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'TOO_LARGE', 'INTERNAL']) expect(all).toContain(`**${code}**`);
-    for (const tool of ['search_bindings', 'get_bindings', 'get_set_context', 'create_share', 'add_comment', 'edit_set_items']) expect(all).toContain(tool);
+    for (const code of ['INVALID_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'TOO_LARGE', 'INTERNAL'])
+      expect(all).toContain(`**${code}**`);
+    for (const tool of ['search_bindings', 'get_bindings', 'get_set_context', 'create_share', 'add_comment', 'edit_set_items'])
+      expect(all).toContain(tool);
     expect(all).toContain('"1.5"');
     expect(all).toContain('maxTokens');
   });
 
   test('help without a topic lists every topic with its exact token cost, start first', async () => {
     const r = await ok(client, 'help', {});
-    expect(r.topics.map((t: { topic: string }) => t.topic)).toEqual(['start', ...bundledHelpTopics.map((t) => t.topic).filter((t) => t !== 'start')]);
+    expect(r.topics.map((t: { topic: string }) => t.topic)).toEqual([
+      'start',
+      ...bundledHelpTopics.map((t) => t.topic).filter((t) => t !== 'start'),
+    ]);
     for (const t of r.topics) {
       const body = bundledHelpTopics.find((b) => b.topic === t.topic)!.body;
       expect(t.tokenCount).toBe(world.tokens.count(helpBody(body)));
@@ -52,14 +59,18 @@ describe('help topics', () => {
     expect(r.topic).toMatchObject({ topic: 'workflow', title: 'Workflow: search, preview, read', origin: 'seed' });
     expect(textOf(r._result)).toBe(helpBody(bundledHelpTopics.find((t) => t.topic === 'workflow')!.body));
     expect(contextOf(r._result).response.tokens).toBe(r.topic.tokenCount);
-    expect(await err(client, 'help', { topic: 'nope' })).toMatch(/^Error NOT_FOUND: topic: there is no help topic "nope"; topics are .*workflow/);
+    expect(await err(client, 'help', { topic: 'nope' })).toMatch(
+      /^Error NOT_FOUND: topic: there is no help topic "nope"; topics are .*workflow/,
+    );
   });
 
   test('seeding is idempotent, removes topics gone from the repo and never overwrites one set by hand', async () => {
     expect(await ensureHelpTopics(deps())).toBe(0);
     const custom = await setHelpTopic(deps(), 'workflow', '# Our workflow\n\nAsk the team channel first.\n');
     expect(custom).toMatchObject({ origin: 'cli', title: 'Our workflow' });
-    await world.db.run(sql`INSERT INTO help_topics (topic, title, body, token_count, updated_at, origin) VALUES ('obsolete', 'Old', '# Old\n', 2, 0, 'seed')`);
+    await world.db.run(
+      sql`INSERT INTO help_topics (topic, title, body, token_count, updated_at, origin) VALUES ('obsolete', 'Old', '# Old\n', 2, 0, 'seed')`,
+    );
     await world.db.run(sql`UPDATE help_topics SET body = '# stale\n' WHERE topic = 'errors'`);
     await world.db.run(sql`DELETE FROM settings WHERE key = 'help_seed'`); // as after a deploy with new help files
     expect(await ensureHelpTopics(deps())).toBeGreaterThan(0);
@@ -69,7 +80,9 @@ describe('help topics', () => {
     const r = await ok(client, 'help', { topic: 'workflow' });
     expect(textOf(r._result)).toContain('Ask the team channel first.');
     await expect(setHelpTopic(deps(), 'Bad Topic', '# x')).rejects.toThrow(/topic: must be lowercase/);
-    await expect(setHelpTopic(deps(), 'huge', `# Huge\n\n${'many words here '.repeat(20_000)}`)).rejects.toThrow(/file: is \d+ tokens; a topic is one answer, so at most 25000/);
+    await expect(setHelpTopic(deps(), 'huge', `# Huge\n\n${'many words here '.repeat(20_000)}`)).rejects.toThrow(
+      /file: is \d+ tokens; a topic is one answer, so at most 25000/,
+    );
     expect(await getHelpTopic(world.db, 'huge')).toBeUndefined();
   });
 });
@@ -147,7 +160,11 @@ describe('bindery help set --new, help list, help delete (CLI)', () => {
     expect(run(['list']).out).not.toContain('on-call');
     const restored = run(['delete', 'errors']);
     expect(restored.out).toContain('help topic "errors" is back to its bundled text');
-    expect(run(['list']).out.split('\n').find((l) => l.startsWith('errors\t'))).toMatch(/^errors\tbundled\t\d+ tokens\t/);
+    expect(
+      run(['list'])
+        .out.split('\n')
+        .find((l) => l.startsWith('errors\t')),
+    ).toMatch(/^errors\tbundled\t\d+ tokens\t/);
     const again = run(['delete', 'errors']);
     expect(again.code).toBe(2);
     expect(again.err).toContain('is a bundled topic');
@@ -171,7 +188,13 @@ describe('whoami', () => {
       expect(w.toolMode.listedTools).toBeGreaterThanOrEqual(20);
       expect(w.tokenizer).toBe('o200k_base');
       expect(w.client).toEqual({ name: 'test-client', version: '1.0.0' });
-      expect(w.limits).toMatchObject({ maxResponseTokens: 25_000, maxContentBytes: 1_000_000, minBudgetTokens: 50, maxBatchIds: 50, maxSetItems: 500 });
+      expect(w.limits).toMatchObject({
+        maxResponseTokens: 25_000,
+        maxContentBytes: 1_000_000,
+        minBudgetTokens: 50,
+        maxBatchIds: 50,
+        maxSetItems: 500,
+      });
       expect(textOf(w._result)).toContain('You are @dana');
       const lazy = await world.connect('dana', { mode: 'lazy' });
       expect((await ok(lazy, 'whoami', {})).toolMode.mode).toBe('lazy');

@@ -13,7 +13,13 @@ import { call, testCounter } from '../helpers.ts';
 /** A counter that records whether anything made it load the encoder. */
 function spyCounter(): TokenCounter & { loads: number } {
   const inner = createTiktokenCounter('o200k_base');
-  const spy = { encoding: inner.encoding, stats: inner.stats, loads: 0, load: () => (spy.loads++, inner.load()), count: (t: string) => inner.count(t) };
+  const spy = {
+    encoding: inner.encoding,
+    stats: inner.stats,
+    loads: 0,
+    load: () => (spy.loads++, inner.load()),
+    count: (t: string) => inner.count(t),
+  };
   return spy;
 }
 
@@ -37,7 +43,12 @@ describe('reads of stored blocks never load the tokenizer', () => {
     await migrate(first.db);
     const writerDeps = { db: first.db, tokens: await testCounter(), config, now: Date.now };
     const owner = await ensureCaller(writerDeps, 'reader');
-    const created = await createBinding(writerDeps, owner, { name: 'Cold read', content: 'Body text. '.repeat(200), summary: 'A doc read cold.', keyPoints: ['one'] }, { source: 'human', model: null });
+    const created = await createBinding(
+      writerDeps,
+      owner,
+      { name: 'Cold read', content: 'Body text. '.repeat(200), summary: 'A doc read cold.', keyPoints: ['one'] },
+      { source: 'human', model: null },
+    );
     const id = created.bindingId;
     await ensureCountsCurrent(writerDeps);
     first.close();

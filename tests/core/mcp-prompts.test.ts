@@ -2,7 +2,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { LoggingMessageNotificationSchema, type GetPromptResult, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  type GetPromptResult,
+  type LoggingMessageNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { createBinderyServer } from '../../core/index.ts';
@@ -13,7 +17,6 @@ import { createTestWorld, ok, type TestWorld, rejection } from '../helpers.ts';
 
 const independent = new Tiktoken(o200k);
 const count = (s: string) => independent.encode(s, [], []).length;
-
 
 /** The prompt's single user message text, checking `_meta.context.response.tokens` is exact. */
 async function prompt(client: Client, name: string, args: Record<string, string>): Promise<{ text: string; context: Record<string, any> }> {
@@ -40,7 +43,11 @@ beforeAll(async () => {
   await ok(alice, 'create_space', { slug: 'alice-team', name: 'Alice team' });
   const ids: string[] = [];
   for (let i = 1; i <= NOTES; i++) {
-    const made = await ok(alice, 'create_binding', { name: `Note ${String(i).padStart(3, '0')}`, content: `# Note ${i}\n\nThe aardvark fact number ${i}.\n`, summary: `Aardvark fact ${i}.` });
+    const made = await ok(alice, 'create_binding', {
+      name: `Note ${String(i).padStart(3, '0')}`,
+      content: `# Note ${i}\n\nThe aardvark fact number ${i}.\n`,
+      summary: `Aardvark fact ${i}.`,
+    });
     ids.push(made.binding.id);
   }
   noteId = ids[0]!;
@@ -86,8 +93,12 @@ describe('prompts', () => {
 
   test('bad arguments name the argument and the rule', async () => {
     expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: {} }))).toContain('setId: is required');
-    expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: { setId, maxTokens: 'lots' } }))).toContain('maxTokens: must be a whole number');
-    expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: { setId, maxTokens: '5' } }))).toContain('maxTokens: must be at least 100');
+    expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: { setId, maxTokens: 'lots' } }))).toContain(
+      'maxTokens: must be a whole number',
+    );
+    expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: { setId, maxTokens: '5' } }))).toContain(
+      'maxTokens: must be at least 100',
+    );
     expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: { setId, tier: '3' } }))).toContain('tier: must be');
     expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: { setId: 'nope' } }))).toContain('setId: must be a set id');
     expect(await rejection(alice.getPrompt({ name: 'load_set', arguments: { setId, extra: 'x' } }))).toContain('unknown argument "extra"');
@@ -104,7 +115,10 @@ describe('prompts', () => {
     const missing = await rejection(bob.getPrompt({ name: 'review_history', arguments: { binding: 'bindery://alice/nothing' } }));
     expect(hidden).toBe(missing.replace('nothing', 'note-001'));
     expect(await rejection(bob.getPrompt({ name: 'review_history', arguments: { binding: noteId } }))).toBe(
-      (await rejection(bob.getPrompt({ name: 'review_history', arguments: { binding: 'bnd_0000000000000000' } }))).replace('bnd_0000000000000000', noteId),
+      (await rejection(bob.getPrompt({ name: 'review_history', arguments: { binding: 'bnd_0000000000000000' } }))).replace(
+        'bnd_0000000000000000',
+        noteId,
+      ),
     );
   });
 });
@@ -114,15 +128,41 @@ describe('completions', () => {
   const reviewRef = { type: 'ref/prompt' as const, name: 'review_history' };
 
   test('space slugs and binding slugs in the chosen space', async () => {
-    expect((await alice.complete({ ref: template, argument: { name: 'space', value: 'ali' } })).completion).toEqual({ values: ['alice', 'alice-team'], total: 2, hasMore: false });
-    const inTeam = await alice.complete({ ref: reviewRef, argument: { name: 'binding', value: '' }, context: { arguments: { space: 'alice-team' } } });
+    expect((await alice.complete({ ref: template, argument: { name: 'space', value: 'ali' } })).completion).toEqual({
+      values: ['alice', 'alice-team'],
+      total: 2,
+      hasMore: false,
+    });
+    const inTeam = await alice.complete({
+      ref: reviewRef,
+      argument: { name: 'binding', value: '' },
+      context: { arguments: { space: 'alice-team' } },
+    });
     expect(inTeam.completion).toEqual({ values: ['team-plan'], total: 1, hasMore: false });
-    const some = await alice.complete({ ref: template, argument: { name: 'binding', value: 'note-00' }, context: { arguments: { space: 'alice' } } });
-    expect(some.completion.values).toEqual(['note-001', 'note-002', 'note-003', 'note-004', 'note-005', 'note-006', 'note-007', 'note-008', 'note-009']);
+    const some = await alice.complete({
+      ref: template,
+      argument: { name: 'binding', value: 'note-00' },
+      context: { arguments: { space: 'alice' } },
+    });
+    expect(some.completion.values).toEqual([
+      'note-001',
+      'note-002',
+      'note-003',
+      'note-004',
+      'note-005',
+      'note-006',
+      'note-007',
+      'note-008',
+      'note-009',
+    ]);
   });
 
   test('at most 100 values, with total and hasMore', async () => {
-    const all = await alice.complete({ ref: template, argument: { name: 'binding', value: 'note' }, context: { arguments: { space: 'alice' } } });
+    const all = await alice.complete({
+      ref: template,
+      argument: { name: 'binding', value: 'note' },
+      context: { arguments: { space: 'alice' } },
+    });
     expect(all.completion.values).toHaveLength(100);
     expect(all.completion.total).toBe(NOTES);
     expect(all.completion.hasMore).toBe(true);
@@ -131,17 +171,25 @@ describe('completions', () => {
   test('set ids by id or name, tiers, and nothing for unknown arguments', async () => {
     const loadRef = { type: 'ref/prompt' as const, name: 'load_set' };
     expect((await alice.complete({ ref: loadRef, argument: { name: 'setId', value: 'aard' } })).completion.values).toEqual([setId]);
-    expect((await alice.complete({ ref: loadRef, argument: { name: 'setId', value: setId.slice(0, 8) } })).completion.values).toEqual([setId]);
+    expect((await alice.complete({ ref: loadRef, argument: { name: 'setId', value: setId.slice(0, 8) } })).completion.values).toEqual([
+      setId,
+    ]);
     expect((await alice.complete({ ref: loadRef, argument: { name: 'tier', value: '1' } })).completion.values).toEqual(['1', '1.5']);
     expect((await alice.complete({ ref: loadRef, argument: { name: 'space', value: '' } })).completion.values).toEqual([]);
-    expect((await alice.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'space', value: '' } })).completion.values).toEqual([]);
+    expect(
+      (await alice.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'space', value: '' } })).completion.values,
+    ).toEqual([]);
   });
 
   test("a second user learns nothing of alice's private spaces, bindings or sets", async () => {
     const spaces = await bob.complete({ ref: template, argument: { name: 'space', value: '' } });
     expect(spaces.completion).toEqual({ values: ['bob'], total: 1, hasMore: false });
     for (const space of ['alice', 'alice-team', undefined]) {
-      const got = await bob.complete({ ref: template, argument: { name: 'binding', value: '' }, ...(space ? { context: { arguments: { space } } } : {}) });
+      const got = await bob.complete({
+        ref: template,
+        argument: { name: 'binding', value: '' },
+        ...(space ? { context: { arguments: { space } } } : {}),
+      });
       expect(got.completion).toEqual({ values: [], total: 0, hasMore: false });
     }
     const sets = await bob.complete({ ref: { type: 'ref/prompt', name: 'load_set' }, argument: { name: 'setId', value: '' } });
@@ -156,20 +204,37 @@ describe('completions', () => {
     await ok(bob, 'create_share', { accept: share });
     expect((await bob.listResources()).resources.map((r) => r.uri)).toEqual(['bindery://alice/note-001']);
     expect((await bob.complete({ ref: template, argument: { name: 'space', value: '' } })).completion.values).toEqual(['alice', 'bob']);
-    const inAlice = await bob.complete({ ref: template, argument: { name: 'binding', value: '' }, context: { arguments: { space: 'alice' } } });
+    const inAlice = await bob.complete({
+      ref: template,
+      argument: { name: 'binding', value: '' },
+      context: { arguments: { space: 'alice' } },
+    });
     expect(inAlice.completion).toEqual({ values: ['note-001'], total: 1, hasMore: false });
     expect(await rejection(bob.readResource({ uri: 'bindery://alice/note-002' }))).toContain('Resource not found');
   });
 });
 
 describe('logging', () => {
-  test('setLevel filters this session\'s log lines sent as notifications/message', async () => {
+  test("setLevel filters this session's log lines sent as notifications/message", async () => {
     // A counter that fails on one magic word: a write containing it is an internal error, logged at error.
     const base = world.tokens;
-    const tokens: TokenCounter = Object.create(base, { count: { value: (t: string) => (t.includes('KABOOM') ? (() => { throw new Error('counter exploded'); })() : base.count(t)) } });
+    const tokens: TokenCounter = Object.create(base, {
+      count: {
+        value: (t: string) =>
+          t.includes('KABOOM')
+            ? (() => {
+                throw new Error('counter exploded');
+              })()
+            : base.count(t),
+      },
+    });
     const caller = await ensureCaller({ db: world.db, now: () => Date.now() }, 'alice');
     const lines: string[] = [];
-    const log = { info: (m: string) => lines.push(`info ${m}`), warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+    const log = {
+      info: (m: string) => lines.push(`info ${m}`),
+      warn: (m: string) => lines.push(`warn ${m}`),
+      error: (m: string) => lines.push(`error ${m}`),
+    };
     const server = createBinderyServer({ db: world.db, tokens, config: world.config, log }, { caller });
     const [cs, ss] = InMemoryTransport.createLinkedPair();
     await server.connect(ss);

@@ -3,7 +3,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +35,6 @@ async function read(client: Client, uri: string) {
   return { text, context };
 }
 
-
 /** Collects notifications of one kind on a client. */
 function collect<T>(client: Client, schema: typeof ResourceUpdatedNotificationSchema | typeof LoggingMessageNotificationSchema): T[] {
   const got: T[] = [];
@@ -58,7 +61,11 @@ beforeAll(async () => {
   alice = await world.connect('alice');
   bob = await world.connect('bob');
   for (let i = 1; i <= NOTES; i++) {
-    const made = await ok(alice, 'create_binding', { name: `Note ${String(i).padStart(3, '0')}`, content: `# Note ${i}\n\nBody of note ${i} about zebras.\n`, summary: `Summary ${i}.` });
+    const made = await ok(alice, 'create_binding', {
+      name: `Note ${String(i).padStart(3, '0')}`,
+      content: `# Note ${i}\n\nBody of note ${i} about zebras.\n`,
+      summary: `Summary ${i}.`,
+    });
     ids.set(`note-${String(i).padStart(3, '0')}`, made.binding.id);
   }
 }, 60_000); // many writes; the machine is shared
@@ -254,7 +261,14 @@ describe('subscriptions', () => {
     expect(caps.resources).toEqual({ subscribe: false, listChanged: false });
     expect(caps.logging).toBeDefined();
     expect((await client.listResources()).resources.length).toBe(RESOURCE_PAGE_SIZE);
-    expect(await rejection(client.request({ method: 'resources/subscribe', params: { uri: 'bindery://alice/note-001' } }, (await import('@modelcontextprotocol/sdk/types.js')).EmptyResultSchema))).toContain('Method not found');
+    expect(
+      await rejection(
+        client.request(
+          { method: 'resources/subscribe', params: { uri: 'bindery://alice/note-001' } },
+          (await import('@modelcontextprotocol/sdk/types.js')).EmptyResultSchema,
+        ),
+      ),
+    ).toContain('Method not found');
     await client.close();
   });
 });

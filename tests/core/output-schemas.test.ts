@@ -41,8 +41,18 @@ describe('structuredContent matches the advertised outputSchema, for every tool'
 
     const long = Array.from({ length: 30 }, (_, i) => `## Part ${i}\n\nParagraph ${i} about caching and retries.\n`).join('\n');
     await run(alice, 'create_space', { slug: 'team', name: 'Team' });
-    const a = (await run(alice, 'create_binding', { name: 'Caching notes', content: long, summary: 'How we cache.', keyPoints: ['ttl', 'retries'], space: '@team' })).binding;
-    const b = (await run(alice, 'create_binding', { name: 'Retry policy', content: '# Retry\n\nBack off exponentially.', summary: 'Retries.' })).binding;
+    const a = (
+      await run(alice, 'create_binding', {
+        name: 'Caching notes',
+        content: long,
+        summary: 'How we cache.',
+        keyPoints: ['ttl', 'retries'],
+        space: '@team',
+      })
+    ).binding;
+    const b = (
+      await run(alice, 'create_binding', { name: 'Retry policy', content: '# Retry\n\nBack off exponentially.', summary: 'Retries.' })
+    ).binding;
     for (const tier of ['0', '1', '1.5', '2', 1, 0]) await run(alice, 'get_binding', { id: a.id, tier });
     await run(alice, 'get_binding', { id: a.id, section: 'part-3' });
     await run(alice, 'get_bindings', { ids: [a.id, b.id] });

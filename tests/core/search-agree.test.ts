@@ -74,7 +74,10 @@ async function bothMatches(id: string, query: string) {
   const found = await ok(client, 'search_bindings', { query, tier: '1' });
   const hit = found.results.find((r: { id: string }) => r.id === id);
   const read = await ok(client, 'get_bindings', { ids: [id], query });
-  return { search: hit?.match as { section: string; excerpt: string } | undefined, read: read.results[0]?.sections?.[0]?.id as string | undefined };
+  return {
+    search: hit?.match as { section: string; excerpt: string } | undefined,
+    read: read.results[0]?.sections?.[0]?.id as string | undefined,
+  };
 }
 
 describe('search and query reads agree (one analyzer, one scorer)', () => {

@@ -71,16 +71,40 @@ describe('search with embeddings', () => {
   let plain: TestWorld;
   let semantic: TestWorld;
   const docs = [
-    { name: 'exit-hook', summary: 'Run a function when the program exits or gets a signal.', content: '# exit-hook\n\nRegister teardown code that runs on exit, SIGINT and SIGTERM.\n' },
-    { name: 'Program notes', summary: 'Notes on writing code for a program.', content: '# Program\n\nHow to run code in a program, and when to write more code. Run it about twice.\n' },
-    { name: 'Runner', summary: 'Run code in a program quickly.', content: '# Runner\n\nRun program code. When code runs, the program is about done.\n' },
-    { name: 'Kettle descaling guide', summary: 'Descale a kettle with vinegar.', content: '# Kettle\n\nLimescale builds up; descale the kettle with vinegar and water, then rinse.\n' },
-    { name: 'Colour output', summary: 'ANSI colour codes for the terminal.', content: '# Colour\n\nPrint ANSI colour in the terminal; the kettle of colours.\n' },
+    {
+      name: 'exit-hook',
+      summary: 'Run a function when the program exits or gets a signal.',
+      content: '# exit-hook\n\nRegister teardown code that runs on exit, SIGINT and SIGTERM.\n',
+    },
+    {
+      name: 'Program notes',
+      summary: 'Notes on writing code for a program.',
+      content: '# Program\n\nHow to run code in a program, and when to write more code. Run it about twice.\n',
+    },
+    {
+      name: 'Runner',
+      summary: 'Run code in a program quickly.',
+      content: '# Runner\n\nRun program code. When code runs, the program is about done.\n',
+    },
+    {
+      name: 'Kettle descaling guide',
+      summary: 'Descale a kettle with vinegar.',
+      content: '# Kettle\n\nLimescale builds up; descale the kettle with vinegar and water, then rinse.\n',
+    },
+    {
+      name: 'Colour output',
+      summary: 'ANSI colour codes for the terminal.',
+      content: '# Colour\n\nPrint ANSI colour in the terminal; the kettle of colours.\n',
+    },
   ];
   const ids = new Map<string, string>();
   beforeAll(async () => {
     plain = await createTestWorld();
-    semantic = await createTestWorld({ BINDERY_EMBEDDINGS_URL: base(), BINDERY_EMBEDDINGS_MODEL: 'stand-in', BINDERY_EMBEDDINGS_WEIGHT: '1.5' });
+    semantic = await createTestWorld({
+      BINDERY_EMBEDDINGS_URL: base(),
+      BINDERY_EMBEDDINGS_MODEL: 'stand-in',
+      BINDERY_EMBEDDINGS_WEIGHT: '1.5',
+    });
     for (const w of [plain, semantic]) {
       const c = await w.connect('alice');
       for (const d of docs) ids.set(`${w === plain ? 'p' : 's'}:${d.name}`, (await ok(c, 'create_binding', d)).binding.id);
@@ -124,7 +148,13 @@ describe('search with embeddings', () => {
     down = true;
     let made: string;
     try {
-      made = (await ok(c, 'create_binding', { name: 'signal-exit', summary: 'When a process exits, run a hook.', content: '# signal-exit\n\nFire an event on exit.\n' })).binding.id;
+      made = (
+        await ok(c, 'create_binding', {
+          name: 'signal-exit',
+          summary: 'When a process exits, run a hook.',
+          content: '# signal-exit\n\nFire an event on exit.\n',
+        })
+      ).binding.id;
       const found = await ok(c, 'search_bindings', { query: 'program quit cleanup', limit: 5 });
       expect(found.results.length).toBeGreaterThan(0);
     } finally {

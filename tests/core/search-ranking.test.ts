@@ -60,10 +60,18 @@ function queriesFor(docs: { content: string }[]): { doc: number; query: string }
     const sections = splitSections(d.content).filter((s) => s.heading && words(d.content.slice(s.start, s.end)).length > 30);
     const s = sections[Math.floor(sections.length / 2)];
     if (!s) return;
-    const body = d.content.slice(s.start, s.end).split('\n').slice(1).join('\n').replace(/```[\s\S]*?```/g, ' ');
+    const body = d.content
+      .slice(s.start, s.end)
+      .split('\n')
+      .slice(1)
+      .join('\n')
+      .replace(/```[\s\S]*?```/g, ' ');
     const ws = words(body).filter((w) => w.length > 2);
     if (ws.length > 12) out.push({ doc: i, query: ws.slice(Math.floor(ws.length / 3), Math.floor(ws.length / 3) + 6).join(' ') });
-    const rare = [...new Set(ws.map((w) => w.toLowerCase()))].filter((w) => w.length > 4).sort((a, b) => df.get(a)! - df.get(b)! || a.localeCompare(b)).slice(0, 2);
+    const rare = [...new Set(ws.map((w) => w.toLowerCase()))]
+      .filter((w) => w.length > 4)
+      .sort((a, b) => df.get(a)! - df.get(b)! || a.localeCompare(b))
+      .slice(0, 2);
     out.push({ doc: i, query: `${s.heading} ${rare.join(' ')}` });
   });
   return out;
@@ -91,7 +99,12 @@ async function build() {
   const ids: string[] = [];
   for (const d of docs) {
     const summary = words(d.content.replace(/^#.*$/gm, '')).slice(0, 40).join(' ').slice(0, 300) || d.path;
-    const row = await createBinding(deps, caller, { name: d.path.replace(/\/(readme\.md)?$/i, ''), content: d.content, summary }, { source: 'human', model: null });
+    const row = await createBinding(
+      deps,
+      caller,
+      { name: d.path.replace(/\/(readme\.md)?$/i, ''), content: d.content, summary },
+      { source: 'human', model: null },
+    );
     ids.push(row.bindingId);
   }
   return { database, deps, caller, docs, ids };
@@ -106,13 +119,17 @@ describe('ranking on third-party Markdown', () => {
     const { deps, caller, docs, ids } = store;
     expect(docs.length).toBeGreaterThanOrEqual(200);
     const qs = queriesFor(docs);
-    const rid = new Map((await deps.db.all<{ id: string; rid: number }>(sql`SELECT id, rowid AS rid FROM bindings`)).map((r) => [Number(r.rid), r.id]));
+    const rid = new Map(
+      (await deps.db.all<{ id: string; rid: number }>(sql`SELECT id, rowid AS rid FROM bindings`)).map((r) => [Number(r.rid), r.id]),
+    );
     const before: (number | undefined)[] = [];
     const after: (number | undefined)[] = [];
     for (const q of qs) {
       const match = ftsQuery(q.query)!;
       // Before: the previous ranking (OR of the words; name 10, summary 5, key points 3, everything else 1).
-      const old = await deps.db.all<{ rid: number }>(sql`SELECT rowid AS rid FROM bindings_fts WHERE bindings_fts MATCH ${match} ORDER BY bm25(bindings_fts, 10.0, 5.0, 3.0, 1.0, 1.0) LIMIT 10`);
+      const old = await deps.db.all<{ rid: number }>(
+        sql`SELECT rowid AS rid FROM bindings_fts WHERE bindings_fts MATCH ${match} ORDER BY bm25(bindings_fts, 10.0, 5.0, 3.0, 1.0, 1.0) LIMIT 10`,
+      );
       const o = old.findIndex((r) => rid.get(Number(r.rid)) === ids[q.doc]);
       before.push(o < 0 ? undefined : o + 1);
       const now = await searchBindingRows(deps.db, match, { userId: caller.id, offset: 0, limit: 10 });

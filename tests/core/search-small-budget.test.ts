@@ -13,8 +13,16 @@ beforeAll(async () => {
   alice = await world.connect('alice');
   for (const n of [1, 2, 3]) {
     const summary = `Descaling a kettle, step ${n}: ${'limescale builds up where hard water boils, and vinegar or citric acid lifts it. '.repeat(4)}`;
-    const keyPoints = ['Soak in vinegar for an hour', 'Rinse twice before boiling again', 'Citric acid works on thick scale', 'Never use bleach'];
-    ids.push((await ok(alice, 'create_binding', { name: `Kettle descaling ${n}`, summary, keyPoints, content: `# Kettle ${n}\n\n${summary}\n` })).binding.id);
+    const keyPoints = [
+      'Soak in vinegar for an hour',
+      'Rinse twice before boiling again',
+      'Citric acid works on thick scale',
+      'Never use bleach',
+    ];
+    ids.push(
+      (await ok(alice, 'create_binding', { name: `Kettle descaling ${n}`, summary, keyPoints, content: `# Kettle ${n}\n\n${summary}\n` }))
+        .binding.id,
+    );
   }
 });
 afterAll(() => world.close());

@@ -15,7 +15,11 @@ beforeAll(async () => {
   client = await world.connect('tier0');
   for (let i = 0; i < 70; i++) {
     const name = i % 3 === 0 ? `Q${i}` : `Quokka field notes, volume ${i}, on island behaviour`;
-    const made = await ok(client, 'create_binding', { name, content: `# Notes ${i}\n\nThe quokka smiles. Entry ${i}.\n`, summary: `Observations of quokkas on Rottnest, set ${i}.` });
+    const made = await ok(client, 'create_binding', {
+      name,
+      content: `# Notes ${i}\n\nThe quokka smiles. Entry ${i}.\n`,
+      summary: `Observations of quokkas on Rottnest, set ${i}.`,
+    });
     ids.push(made.binding.id);
   }
 });

@@ -20,7 +20,13 @@ beforeAll(async () => {
     await ok(alice, 'create_binding', { name, summary, keyPoints: [...keyPoints], content: `# ${name}\n\n${summary}. Rinse twice.\n` });
   }
   // Bob's private words must never be offered to Alice.
-  for (const n of [1, 2]) await ok(bob, 'create_binding', { name: `Descriptor secrets ${n}`, summary: 'Bob only', keyPoints: ['Descriptorium'], content: '# Private\n\nDescriptorium.\n' });
+  for (const n of [1, 2])
+    await ok(bob, 'create_binding', {
+      name: `Descriptor secrets ${n}`,
+      summary: 'Bob only',
+      keyPoints: ['Descriptorium'],
+      content: '# Private\n\nDescriptorium.\n',
+    });
 });
 afterAll(() => world.close?.());
 

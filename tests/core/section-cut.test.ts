@@ -21,7 +21,7 @@ const policy = (n: number) =>
     '',
     '## Booking',
     '',
-    'Book trains at least a week ahead through the travel desk. Flights need a manager\'s approval in writing.',
+    "Book trains at least a week ahead through the travel desk. Flights need a manager's approval in writing.",
     'Hotels are booked by the travel desk as well; say which nights and which city.',
     'Taxis are fine late at night or with heavy luggage. Keep every receipt.',
     'Rail passes are bought only for trips of three days or more. Sleeper trains count as a hotel night.',
@@ -37,7 +37,16 @@ describe('section reads never come back empty', () => {
   let ids: string[] = [];
   beforeAll(async () => {
     ids = [];
-    for (let n = 0; n < 12; n++) ids.push((await ok(client, 'create_binding', { name: `Travel policy ${n}`, content: policy(n), summary: `Rules for work trips, edition ${n}.` })).binding.id);
+    for (let n = 0; n < 12; n++)
+      ids.push(
+        (
+          await ok(client, 'create_binding', {
+            name: `Travel policy ${n}`,
+            content: policy(n),
+            summary: `Rules for work trips, edition ${n}.`,
+          })
+        ).binding.id,
+      );
   });
 
   test('get_binding {section, maxTokens} under the section cost shows its beginning, cut at a boundary, within budget', async () => {

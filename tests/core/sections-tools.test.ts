@@ -55,7 +55,8 @@ describe('section reads', () => {
   test('one section with its heading path, fenced, at its exact stored cost; code-fenced headings ignored', async () => {
     const w = await world();
     const c = await w.connect();
-    const content = '# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n```sh\n# not a heading\n## nor this\n```\n\n### On Linux\n\napt install it\n\n## Use\n\nCall it.\n';
+    const content =
+      '# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n```sh\n# not a heading\n## nor this\n```\n\n### On Linux\n\napt install it\n\n## Use\n\nCall it.\n';
     const { binding } = await ok(c, 'create_binding', { name: 'Guide', summary: 'A guide.', content });
     const t15 = (await ok(c, 'get_binding', { id: binding.id, tier: '1.5' })).binding;
     expect(t15.outline.map((s: { id: string }) => s.id)).toEqual(['guide', 'install', 'on-linux', 'use']);
@@ -94,7 +95,11 @@ describe('section reads', () => {
     const w = await world({ BINDERY_MAX_RESPONSE_TOKENS: '1000' });
     const c = await w.connect();
     const long = Array.from({ length: 300 }, (_, i) => `Line ${i} of the long section, with some words.`).join('\n');
-    const { binding } = await ok(c, 'create_binding', { name: 'Long', summary: 'One long section.', content: `# Start\n\nshort\n\n## Long part\n\n${long}\n\n## End\n\nbye\n` });
+    const { binding } = await ok(c, 'create_binding', {
+      name: 'Long',
+      summary: 'One long section.',
+      content: `# Start\n\nshort\n\n## Long part\n\n${long}\n\n## End\n\nbye\n`,
+    });
     let cursor: string | undefined;
     let got = '';
     let pages = 0;
@@ -112,8 +117,17 @@ describe('section reads', () => {
 
 describe('query packing', () => {
   const docs = [
-    { name: 'Cooking', summary: 'Recipes.', content: '# Cooking\n\n## Bread\n\nFlour, water and yeast make bread.\n\n## Soup\n\nBoil vegetables slowly.\n' },
-    { name: 'Ops', summary: 'Operations.', content: '# Ops\n\n## Deploys\n\nShip with care.\n\n## Caching\n\nThe cache layer caches rendered pages; a cached page expires after one hour. Cache invalidation happens on write.\n\n## Logs\n\nLogs go to stderr.\n' },
+    {
+      name: 'Cooking',
+      summary: 'Recipes.',
+      content: '# Cooking\n\n## Bread\n\nFlour, water and yeast make bread.\n\n## Soup\n\nBoil vegetables slowly.\n',
+    },
+    {
+      name: 'Ops',
+      summary: 'Operations.',
+      content:
+        '# Ops\n\n## Deploys\n\nShip with care.\n\n## Caching\n\nThe cache layer caches rendered pages; a cached page expires after one hour. Cache invalidation happens on write.\n\n## Logs\n\nLogs go to stderr.\n',
+    },
     { name: 'Misc', summary: 'Other things.', content: '# Misc\n\nNothing about that topic here at all.\n' },
   ];
 
@@ -144,21 +158,25 @@ describe('query packing', () => {
     ids.push((await ok(c, 'create_binding', { name: 'Parts', summary: 'Many parts.', content: parts(60) })).binding.id);
     const set = (await ok(c, 'create_set', { name: 'Mixed', bindingIds: ids })).set;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 50, max: 3000 }), fc.constantFrom('cache invalidation', 'bread yeast', 'word7 word8', 'zebra'), async (maxTokens, query) => {
-        const res = await c.callTool({ name: 'get_set_context', arguments: { setId: set.id, maxTokens, query } });
-        const ctxMeta = contextOf(res as never);
-        if (res.isError) {
-          expect(textOf(res as never)).toContain('maxTokens');
-          return;
-        }
-        expect(ctxMeta.response.tokens).toBeLessThanOrEqual(maxTokens);
-        expect(ctxMeta.budget.usedTokens).toBe(ctxMeta.response.tokens);
-        expect(w.tokens.count(textOf(res as never))).toBe(ctxMeta.response.tokens);
-        const items = (res.structuredContent as { items: { id: string; sections: { id: string }[] }[] }).items;
-        if (query === 'cache invalidation' && items.length) expect(items[0]!.sections[0]!.id).toBe('caching');
-        if (query === 'bread yeast' && items.length) expect(items[0]!.sections[0]!.id).toBe('bread');
-        if (query === 'zebra') expect(items).toHaveLength(0);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 50, max: 3000 }),
+        fc.constantFrom('cache invalidation', 'bread yeast', 'word7 word8', 'zebra'),
+        async (maxTokens, query) => {
+          const res = await c.callTool({ name: 'get_set_context', arguments: { setId: set.id, maxTokens, query } });
+          const ctxMeta = contextOf(res as never);
+          if (res.isError) {
+            expect(textOf(res as never)).toContain('maxTokens');
+            return;
+          }
+          expect(ctxMeta.response.tokens).toBeLessThanOrEqual(maxTokens);
+          expect(ctxMeta.budget.usedTokens).toBe(ctxMeta.response.tokens);
+          expect(w.tokens.count(textOf(res as never))).toBe(ctxMeta.response.tokens);
+          const items = (res.structuredContent as { items: { id: string; sections: { id: string }[] }[] }).items;
+          if (query === 'cache invalidation' && items.length) expect(items[0]!.sections[0]!.id).toBe('caching');
+          if (query === 'bread yeast' && items.length) expect(items[0]!.sections[0]!.id).toBe('bread');
+          if (query === 'zebra') expect(items).toHaveLength(0);
+        },
+      ),
       { numRuns: numRuns(40) },
     );
   });
@@ -174,7 +192,11 @@ describe('another tokenizer on the same database', () => {
       const url = `file:${join(dir, 'db.sqlite')}`;
       const a = await world({ BINDERY_DB_URL: url });
       const ca = await a.connect();
-      const { binding } = await ok(ca, 'create_binding', { name: 'Shared', summary: 'Shared doc.', content: parts(40).replaceAll('word2', 'word2 日本語のテキストとémojis 🦓 ünïcödé') });
+      const { binding } = await ok(ca, 'create_binding', {
+        name: 'Shared',
+        summary: 'Shared doc.',
+        content: parts(40).replaceAll('word2', 'word2 日本語のテキストとémojis 🦓 ünïcödé'),
+      });
       const o200 = (await ok(ca, 'get_binding', { id: binding.id, section: 'part-3' })).binding.section.tokens;
       // A second process: its own handle on the file, cl100k config and a real cl100k counter.
       const { createDatabase } = await import('../../db/index.ts');

@@ -7,7 +7,8 @@ const ids = (md: string) => splitSections(md).map((s) => s.id);
 
 describe('splitSections', () => {
   test('ATX and setext headings, heading paths, an intro, ids unique and stable', () => {
-    const md = 'Lead text.\n\n# Guide\n\nHello.\n\n## Install\n\nsteps\n\nUsage\n-----\n\nrun it\n\n## Install\n\nagain\n\nTop Two\n=======\n\nend\n';
+    const md =
+      'Lead text.\n\n# Guide\n\nHello.\n\n## Install\n\nsteps\n\nUsage\n-----\n\nrun it\n\n## Install\n\nagain\n\nTop Two\n=======\n\nend\n';
     const s = splitSections(md);
     expect(s.map((x) => [x.id, x.level, x.path.join(' > ')])).toEqual([
       ['intro', 0, ''],
@@ -22,7 +23,8 @@ describe('splitSections', () => {
   });
 
   test('never inside fenced code; closing fences must match; lists, quotes and rules are not setext headings', () => {
-    const md = '# A\n\n````md\n# not a heading\n```\nstill code\n````\n\n~~~\n## nor this\n~~~\n\n- item\n---\n\n> quote\n---\n\ntext\n\n---\n\n# B\n';
+    const md =
+      '# A\n\n````md\n# not a heading\n```\nstill code\n````\n\n~~~\n## nor this\n~~~\n\n- item\n---\n\n> quote\n---\n\ntext\n\n---\n\n# B\n';
     expect(ids(md)).toEqual(['a', 'b']);
   });
 
@@ -38,7 +40,23 @@ describe('splitSections', () => {
 
   test('spans always tile the content exactly, in order, with unique ids (property)', () => {
     const line = fc.oneof(
-      fc.constantFrom('# H', '## Sub', '### Deep', '```', '~~~', '---', '===', '', 'text', '- item', '> q', '    code', 'Title', '#', '####### seven'),
+      fc.constantFrom(
+        '# H',
+        '## Sub',
+        '### Deep',
+        '```',
+        '~~~',
+        '---',
+        '===',
+        '',
+        'text',
+        '- item',
+        '> q',
+        '    code',
+        'Title',
+        '#',
+        '####### seven',
+      ),
       fc.string({ maxLength: 12 }),
     );
     fc.assert(

@@ -50,7 +50,11 @@ describe('sets: items, pins and totals', () => {
     expect(g2.set.totalTokenCount).toBe(g1.set.totalTokenCount - g1.items[1].contentTokenCount + updated.binding.contentTokenCount);
     // list_sets reports the same live total.
     const listed = await ok(alice, 'list_sets', {});
-    expect(listed.sets.find((s: { id: string }) => s.id === created.set.id)).toMatchObject({ totalTokenCount: g2.set.totalTokenCount, itemCount: 3, tierTokens: g2.set.tierTokens });
+    expect(listed.sets.find((s: { id: string }) => s.id === created.set.id)).toMatchObject({
+      totalTokenCount: g2.set.totalTokenCount,
+      itemCount: 3,
+      tierTokens: g2.set.tierTokens,
+    });
     // get_set_context shows the pinned version's text, not the latest.
     const ctx = await ok(alice, 'get_set_context', { setId: created.set.id, maxTokens: 5000, tier: '2' });
     expect(ctx.items[0]).toMatchObject({ id: ids[0], version: 1, pinned: true, tier: '2' });
@@ -99,11 +103,15 @@ describe('sets: items, pins and totals', () => {
 
   test('duplicates and a set of 1,000 items are refused at creation', async () => {
     const ids = await makeBindings(alice, 2);
-    expect(await err(alice, 'create_set', { name: 'dup', bindingIds: [ids[0], ids[1], ids[0]] })).toMatch(/bindingIds\.2: .* is listed twice/);
+    expect(await err(alice, 'create_set', { name: 'dup', bindingIds: [ids[0], ids[1], ids[0]] })).toMatch(
+      /bindingIds\.2: .* is listed twice/,
+    );
     const thousand = Array.from({ length: 1000 }, (_, i) => `bnd_${i.toString(32).padStart(16, '0')}`);
     expect(await err(alice, 'create_set', { name: 'huge', bindingIds: thousand })).toMatch(/bindingIds: must list at most 500 ids/);
     const { set } = await ok(alice, 'create_set', { name: 'grow' });
-    expect(await err(alice, 'edit_set_items', { id: set.id, add: thousand.map((bindingId) => ({ bindingId })) })).toMatch(/add: must list at most 500/);
+    expect(await err(alice, 'edit_set_items', { id: set.id, add: thousand.map((bindingId) => ({ bindingId })) })).toMatch(
+      /add: must list at most 500/,
+    );
     const count = await world.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM sets WHERE name IN ('dup', 'huge')`);
     expect(Number(count!.n)).toBe(0);
   });
@@ -163,7 +171,8 @@ describe('get_set_context', () => {
   });
 
   test('bad budgets are input errors naming the field', async () => {
-    for (const maxTokens of [0, -5, 1.5]) expect(await err(alice, 'get_set_context', { setId, maxTokens })).toMatch(/^Error INVALID_INPUT: maxTokens: /);
+    for (const maxTokens of [0, -5, 1.5])
+      expect(await err(alice, 'get_set_context', { setId, maxTokens })).toMatch(/^Error INVALID_INPUT: maxTokens: /);
     expect(await err(alice, 'get_set_context', { setId, maxTokens: 49 })).toMatch(/maxTokens: must be at least 50/);
     expect(await err(alice, 'get_set_context', { setId, maxTokens: 25_001 })).toMatch(/maxTokens: is 25001 but must be at most 25000/);
     // The smallest budget answers: a short heading and one line counting what was left out.
@@ -171,7 +180,9 @@ describe('get_set_context', () => {
     expect(textOf(smallest._result)).toBe(`## Set ${setId}: 6 items\nOmitted: 6 items over budget; ids in _meta.context.budget.omitted.\n`);
     expect(smallest.budget.omitted.map((o: { id: string }) => o.id)).toEqual(ids);
     expect(await err(alice, 'get_set_context', { setId })).toMatch(/maxTokens: is required/);
-    expect(await err(alice, 'get_set_context', { setId, maxTokens: 1000, strategy: 'best' })).toMatch(/strategy: must be "ordered" or "fill"/);
+    expect(await err(alice, 'get_set_context', { setId, maxTokens: 1000, strategy: 'best' })).toMatch(
+      /strategy: must be "ordered" or "fill"/,
+    );
   });
 
   test('ordered stops at the first item that fits at no tier; fill goes on; tiers are reported per item', async () => {

@@ -49,9 +49,22 @@ beforeAll(async () => {
   alice = await world.connect('alice');
   bob = await world.connect('bob');
   carol = await world.connect('carol');
-  note = (await ok(alice, 'create_binding', { name: 'Launch plan', content: `# Plan\n\nThe ${WORD} launch.\n`, summary: `The ${WORD} launch plan.` })).binding.id;
+  note = (
+    await ok(alice, 'create_binding', {
+      name: 'Launch plan',
+      content: `# Plan\n\nThe ${WORD} launch.\n`,
+      summary: `The ${WORD} launch plan.`,
+    })
+  ).binding.id;
   await ok(alice, 'create_space', { slug: 'alice-proj', name: 'Project' });
-  projNote = (await ok(alice, 'create_binding', { space: '@alice-proj', name: 'Project notes', content: `# Notes\n\n${WORD} project.\n`, summary: `Notes on the ${WORD} project.` })).binding.id;
+  projNote = (
+    await ok(alice, 'create_binding', {
+      space: '@alice-proj',
+      name: 'Project notes',
+      content: `# Notes\n\n${WORD} project.\n`,
+      summary: `Notes on the ${WORD} project.`,
+    })
+  ).binding.id;
   projSet = (await ok(alice, 'create_set', { space: '@alice-proj', name: 'Project reading', bindingIds: [projNote] })).set.id;
   const made = await ok(alice, 'create_share', { target: note, user: 'bob', permission: 'read' });
   expect(made.share.accepted).toBe(false);
@@ -76,13 +89,19 @@ describe('a share nobody accepted', () => {
     expect(ids(await ok(bob, 'search_bindings', { query: WORD, space: '@alice-proj' }))).toEqual([projNote]);
     expect(ids(await ok(bob, 'list_bindings', { space: '@alice-proj' }))).toEqual([projNote]);
     expect(ids(await ok(bob, 'list_sets', { space: '@alice-proj' }))).toEqual([projSet]);
-    expect((await ok(bob, 'get_set_context', { setId: projSet, maxTokens: 2000 })).items.map((i: { id: string }) => i.id)).toEqual([projNote]);
+    expect((await ok(bob, 'get_set_context', { setId: projSet, maxTokens: 2000 })).items.map((i: { id: string }) => i.id)).toEqual([
+      projNote,
+    ]);
   });
 
   test('list_shares {incoming: true} shows the recipient each share with accepted: false and how to answer', async () => {
     const incoming = await ok(bob, 'list_shares', { incoming: true });
-    expect(incoming.shares.map((s: { id: string; accepted: boolean }) => [s.id, s.accepted]).sort()).toEqual([noteShare, spaceShare, setShare].sort().map((id) => [id, false]));
-    expect(textOf(incoming._result)).toContain('## 3 live shares given to you, 3 pending (accept: create_share {accept: id}; decline: revoke_share {id})');
+    expect(incoming.shares.map((s: { id: string; accepted: boolean }) => [s.id, s.accepted]).sort()).toEqual(
+      [noteShare, spaceShare, setShare].sort().map((id) => [id, false]),
+    );
+    expect(textOf(incoming._result)).toContain(
+      '## 3 live shares given to you, 3 pending (accept: create_share {accept: id}; decline: revoke_share {id})',
+    );
     expect(textOf(incoming._result)).toContain(`${noteShare} · binding ${note} "Launch plan" · @bob · read · by @alice`);
     // The owner sees the same state on the target.
     expect((await ok(alice, 'list_shares', { target: note })).shares[0]).toMatchObject({ id: noteShare, accepted: false });
@@ -94,14 +113,18 @@ describe('a share nobody accepted', () => {
     expect((await ok(carol, 'list_shares', { incoming: true })).shares).toEqual([]);
     expect((await ok(carol, 'list_shares', {})).shares).toEqual([]);
     // The owner knows it exists, so she is told why she cannot accept it.
-    expect(await err(alice, 'create_share', { accept: noteShare })).toMatch(/^Error FORBIDDEN: accept: share shr_\w+ is addressed to @bob; only they can accept it/);
+    expect(await err(alice, 'create_share', { accept: noteShare })).toMatch(
+      /^Error FORBIDDEN: accept: share shr_\w+ is addressed to @bob; only they can accept it/,
+    );
     expect((await ok(bob, 'list_shares', { incoming: true })).shares.every((s: { accepted: boolean }) => !s.accepted)).toBe(true);
   });
 
   test('a public link needs no acceptance and still never enters anyone’s searches', async () => {
     const link = await ok(alice, 'create_share', { target: note, public: true, permission: 'read' });
     expect(link.share.accepted).toBe(true);
-    expect(await err(alice, 'create_share', { accept: link.share.id })).toMatch(/^Error FORBIDDEN: accept: share .* is a public link, which needs no acceptance/);
+    expect(await err(alice, 'create_share', { accept: link.share.id })).toMatch(
+      /^Error FORBIDDEN: accept: share .* is a public link, which needs no acceptance/,
+    );
     await sameAsMissing(carol, 'create_share', { accept: link.share.id }, link.share.id);
     expect((await ok(carol, 'search_bindings', { query: WORD })).results).toEqual([]);
     await ok(alice, 'revoke_share', { id: link.share.id });
@@ -135,7 +158,9 @@ describe('accepting and declining', () => {
     expect(await err(bob, 'add_comment', { id: extra, body: 'x' })).toMatch(/^Error NOT_FOUND/);
     expect((await ok(alice, 'list_shares', { target: extra })).shares).toEqual([]);
     expect(await err(bob, 'revoke_share', { id: share })).toMatch(/^Error CONFLICT: id: share .* is already revoked/);
-    expect(await err(bob, 'create_share', { accept: share })).toMatch(/^Error CONFLICT: accept: share .* was revoked; there is nothing to accept/);
+    expect(await err(bob, 'create_share', { accept: share })).toMatch(
+      /^Error CONFLICT: accept: share .* was revoked; there is nothing to accept/,
+    );
 
     // Declining an accepted space share takes its bindings out of search and out of reach.
     await ok(bob, 'revoke_share', { id: spaceShare });
@@ -161,11 +186,17 @@ describe('accepting and declining', () => {
 
 describe('arguments', () => {
   test('create_share takes either target and permission or accept alone; list_shares target or incoming', async () => {
-    expect(await err(bob, 'create_share', {})).toMatch(/^Error INVALID_INPUT: target: is required \(string\) to share; to accept a share given to you, give accept instead; permission: is required with target/);
+    expect(await err(bob, 'create_share', {})).toMatch(
+      /^Error INVALID_INPUT: target: is required \(string\) to share; to accept a share given to you, give accept instead; permission: is required with target/,
+    );
     expect(await err(bob, 'create_share', { target: note })).toMatch(/^Error INVALID_INPUT: permission: is required with target/);
-    expect(await err(bob, 'create_share', { accept: noteShare, permission: 'read' })).toMatch(/^Error INVALID_INPUT: permission: must not be given with accept/);
+    expect(await err(bob, 'create_share', { accept: noteShare, permission: 'read' })).toMatch(
+      /^Error INVALID_INPUT: permission: must not be given with accept/,
+    );
     expect(await err(bob, 'create_share', { accept: 'shr_bad' })).toMatch(/^Error INVALID_INPUT: accept: must be a share id like shr_/);
-    expect(await err(bob, 'list_shares', { target: note, incoming: true })).toMatch(/^Error INVALID_INPUT: incoming: give target or incoming: true, not both/);
+    expect(await err(bob, 'list_shares', { target: note, incoming: true })).toMatch(
+      /^Error INVALID_INPUT: incoming: give target or incoming: true, not both/,
+    );
   });
 });
 

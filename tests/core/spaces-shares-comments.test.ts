@@ -47,7 +47,9 @@ describe('spaces', () => {
       expect(await err(alice, 'create_space', { slug, name: 'n' })).toMatch(/^Error INVALID_INPUT: slug: /);
     }
     expect(await err(bob, 'create_space', { slug: 'team-docs', name: 'mine' })).toMatch(/^Error CONFLICT: slug: @team-docs is taken/);
-    expect(await err(bob, 'create_space', { slug: 'alice', name: 'a personal space slug' })).toMatch(/^Error CONFLICT: slug: @alice is taken/);
+    expect(await err(bob, 'create_space', { slug: 'alice', name: 'a personal space slug' })).toMatch(
+      /^Error CONFLICT: slug: @alice is taken/,
+    );
     expect(await err(bob, 'create_space', { slug: 'ok-slug', name: 'n', visibility: 'secret' })).toMatch(/visibility: must be/);
     expect(await countRows('spaces')).toBe(before);
   });
@@ -61,19 +63,32 @@ describe('shares', () => {
 
   test('bad shares: unknown user, neither or both of user and public, oneself, bad permission; nothing written', async () => {
     const before = await countRows('shares');
-    expect(await err(alice, 'create_share', { target: doc, user: 'nobody-here', permission: 'read' })).toMatch(/^Error NOT_FOUND: user: no user with handle "nobody-here"/);
-    expect(await err(alice, 'create_share', { target: doc, permission: 'read' })).toMatch(/^Error INVALID_INPUT: user: give either user .* or public: true/);
-    expect(await err(alice, 'create_share', { target: doc, user: 'bob', public: true, permission: 'read' })).toMatch(/INVALID_INPUT: user: give either/);
-    expect(await err(alice, 'create_share', { target: doc, user: 'alice', permission: 'read' })).toMatch(/INVALID_INPUT: user: "alice" is you/);
+    expect(await err(alice, 'create_share', { target: doc, user: 'nobody-here', permission: 'read' })).toMatch(
+      /^Error NOT_FOUND: user: no user with handle "nobody-here"/,
+    );
+    expect(await err(alice, 'create_share', { target: doc, permission: 'read' })).toMatch(
+      /^Error INVALID_INPUT: user: give either user .* or public: true/,
+    );
+    expect(await err(alice, 'create_share', { target: doc, user: 'bob', public: true, permission: 'read' })).toMatch(
+      /INVALID_INPUT: user: give either/,
+    );
+    expect(await err(alice, 'create_share', { target: doc, user: 'alice', permission: 'read' })).toMatch(
+      /INVALID_INPUT: user: "alice" is you/,
+    );
     expect(await err(alice, 'create_share', { target: doc, user: 'bob', permission: 'write' })).toMatch(/permission: must be/);
     expect(await err(alice, 'create_share', { target: doc, public: false, permission: 'read' })).toMatch(/public: must be true when given/);
-    expect(await err(alice, 'create_share', { target: 'bnd_0000000000000000', user: 'bob', permission: 'read' })).toMatch(/^Error NOT_FOUND: id: binding bnd_0000000000000000/);
+    expect(await err(alice, 'create_share', { target: 'bnd_0000000000000000', user: 'bob', permission: 'read' })).toMatch(
+      /^Error NOT_FOUND: id: binding bnd_0000000000000000/,
+    );
     expect(await countRows('shares')).toBe(before);
   });
 
   test('sharing twice returns the same share; a new permission replaces it; list_shares both ways', async () => {
     const first = await ok(alice, 'create_share', { target: doc, user: '@bob', permission: 'read' });
-    expect(first).toMatchObject({ created: true, share: { user: '@bob', permission: 'read', public: false, target: { type: 'binding', id: doc, label: 'Sample note 7' } } });
+    expect(first).toMatchObject({
+      created: true,
+      share: { user: '@bob', permission: 'read', public: false, target: { type: 'binding', id: doc, label: 'Sample note 7' } },
+    });
     const again = await ok(alice, 'create_share', { target: doc, user: 'bob', permission: 'read' });
     expect(again).toMatchObject({ created: false, share: { id: first.share.id } });
     const upgraded = await ok(alice, 'create_share', { target: doc, user: 'bob', permission: 'comment' });
@@ -91,7 +106,9 @@ describe('shares', () => {
     expect(await err(carol, 'revoke_share', { id: s.share.id })).toMatch(/^Error NOT_FOUND: id: share/);
     const r = await ok(alice, 'revoke_share', { id: s.share.id });
     expect(r.share).toMatchObject({ id: s.share.id, revoked: true, public: true });
-    expect(await err(alice, 'revoke_share', { id: s.share.id })).toMatch(/^Error CONFLICT: id: share .* is already revoked; nothing changed\nNothing to do/);
+    expect(await err(alice, 'revoke_share', { id: s.share.id })).toMatch(
+      /^Error CONFLICT: id: share .* is already revoked; nothing changed\nNothing to do/,
+    );
     expect(await err(alice, 'revoke_share', { id: 'shr_bad' })).toMatch(/^Error INVALID_INPUT: id: must be a share id/);
   });
 });
@@ -107,7 +124,13 @@ describe('comments', () => {
 
   test('add_comment records provenance (model argument, else the client), optionally on a version', async () => {
     const a = await ok(alice, 'add_comment', { id: doc, body: '  Looks right; see section 2.  ' });
-    expect(a.comment).toMatchObject({ body: 'Looks right; see section 2.', author: '@alice', source: 'llm', model: 'claude-code 1.0.0', version: null });
+    expect(a.comment).toMatchObject({
+      body: 'Looks right; see section 2.',
+      author: '@alice',
+      source: 'llm',
+      model: 'claude-code 1.0.0',
+      version: null,
+    });
     expect(contextOf(a._result).agentMeta).toEqual({ source: 'llm', model: 'claude-code 1.0.0' });
     const b = await ok(bob, 'add_comment', { id: doc, body: 'v1 had a typo', version: 1, model: 'opus-test' });
     expect(b.comment).toMatchObject({ version: 1, model: 'opus-test', author: '@bob' });
@@ -119,7 +142,9 @@ describe('comments', () => {
 
   test('bad comments write nothing', async () => {
     const before = await countRows('comments');
-    expect(await err(carol, 'add_comment', { id: doc, body: 'read-only me' })).toMatch(/^Error FORBIDDEN: you may read binding .* but not comment/);
+    expect(await err(carol, 'add_comment', { id: doc, body: 'read-only me' })).toMatch(
+      /^Error FORBIDDEN: you may read binding .* but not comment/,
+    );
     expect(await err(bob, 'add_comment', { id: doc, body: '   ' })).toMatch(/body: must not be empty/);
     expect(await err(bob, 'add_comment', { id: doc, body: 'x'.repeat(4001) })).toMatch(/body: must be at most 4000 characters/);
     expect(await err(bob, 'add_comment', { id: doc, body: 'x', version: 3 })).toMatch(/^Error NOT_FOUND: version: version 3 of/);
@@ -162,7 +187,9 @@ describe('comments', () => {
     await ok(alice, 'list_comments', { id: doc });
     expect(await ensureCommentCounts(deps)).toBeGreaterThan(0);
     expect(await ensureCommentCounts(deps)).toBe(0);
-    const rows = await world.db.all<{ body: string; fence: string; n: number }>(sql`SELECT body, fence, body_token_count AS n FROM comments`);
+    const rows = await world.db.all<{ body: string; fence: string; n: number }>(
+      sql`SELECT body, fence, body_token_count AS n FROM comments`,
+    );
     for (const r of rows) expect(r.n).toBe(world.tokens.count(commentBodyBlock(r.body, r.fence)));
     // The listing's exact-count check in `ok` (via `call`) holds again.
     await ok(alice, 'list_comments', { id: doc });

@@ -7,7 +7,8 @@ import { fastTests, isSlowTest, SLOW_TESTS } from '../../scripts/test-fast.ts';
 
 const ROOT = join(import.meta.dir, '../..');
 // What starts something outside the test process: a spawn, the spawning helpers of tests/, workerd, Chromium.
-const STARTS = /Bun\.spawn|spawnSync|child_process|startServer|startStdioServer|StdioClientTransport|cliChild|\bcli\(|[mM]iniflare|playwright|chromium|\w+Target\(/;
+const STARTS =
+  /Bun\.spawn|spawnSync|child_process|startServer|startStdioServer|StdioClientTransport|cliChild|\bcli\(|[mM]iniflare|playwright|chromium|\w+Target\(/;
 
 describe('the fast loop (bun run test:fast)', () => {
   test('no fast test file starts a process, a browser or a runtime', () => {

@@ -18,34 +18,133 @@ const tables = { o200k_base: o200k, cl100k_base: cl100k } as const;
 /** Pieces that stress the pre-tokenizer and the merge: every one is a string fast-check mixes freely. */
 const ADVERSARIAL = [
   // emoji: ZWJ families, flags, skin tones, keycaps, variation selectors
-  '👩‍👩‍👧‍👦', '🏳️‍🌈', '🇫🇷', '🇩🇪', '👍🏽', '1️⃣', '❤️', '🫠', '😀',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  '🇫🇷',
+  '🇩🇪',
+  '👍🏽',
+  '1️⃣',
+  '❤️',
+  '🫠',
+  '😀',
   // combining marks, stacked and alone
-  'e\u0301', 'a\u0308\u0323', '\u0301', '\u0336\u0336\u0336', 'Z\u0351\u0352\u0353\u0354', 'ñ', 'n\u0303',
+  'e\u0301',
+  'a\u0308\u0323',
+  '\u0301',
+  '\u0336\u0336\u0336',
+  'Z\u0351\u0352\u0353\u0354',
+  'ñ',
+  'n\u0303',
   // CJK, kana, Hangul (precomposed and jamo)
-  '日本語', '中文', '한국어', '\u1100\u1161\u11a8', 'カタカナ', '々', '〇',
+  '日本語',
+  '中文',
+  '한국어',
+  '\u1100\u1161\u11a8',
+  'カタカナ',
+  '々',
+  '〇',
   // right-to-left: Arabic with harakat, Hebrew with niqqud, bidi controls
-  'مَرْحَبًا', 'שָׁלוֹם', '\u200f', '\u202e', '\u2067', '\u061c',
+  'مَرْحَبًا',
+  'שָׁלוֹם',
+  '\u200f',
+  '\u202e',
+  '\u2067',
+  '\u061c',
   // lone and swapped surrogates (UTF-8 encoding replaces them with U+FFFD on both sides)
-  '\ud800', '\udfff', '\udc00\ud800', '\ud83d',
+  '\ud800',
+  '\udfff',
+  '\udc00\ud800',
+  '\ud83d',
   // zero-width and odd white space
-  '\u200b', '\u200d', '\ufeff', '\u00a0', '\u3000', '\u2028', '\u2029', '\v', '\f', '\u0085',
-  ' ', '  ', '\t', '\n', '\r', '\r\n', '\n\n',
+  '\u200b',
+  '\u200d',
+  '\ufeff',
+  '\u00a0',
+  '\u3000',
+  '\u2028',
+  '\u2029',
+  '\v',
+  '\f',
+  '\u0085',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r',
+  '\r\n',
+  '\n\n',
   // digits of several scripts, fractions, signs
-  '0', '42', '1234567', '٣٤٥', '१२३', '①', '½', '-', '+', '.', ',', 'e10',
+  '0',
+  '42',
+  '1234567',
+  '٣٤٥',
+  '१२३',
+  '①',
+  '½',
+  '-',
+  '+',
+  '.',
+  ',',
+  'e10',
   // letters, case changes, contractions the pattern special-cases
-  'a', 'Z', 'the', 'The', 'THE', "'s", "'S", "'ll", "'LL", "'ve", '’s', 'ß', 'ǅ', 'İ',
+  'a',
+  'Z',
+  'the',
+  'The',
+  'THE',
+  "'s",
+  "'S",
+  "'ll",
+  "'LL",
+  "'ve",
+  '’s',
+  'ß',
+  'ǅ',
+  'İ',
   // punctuation runs, slashes and the special-token text (counted as plain text)
-  '/', '//', '!?', '...', '—', '“', '```', '<|endoftext|>', '<|endofprompt|>', '\\', '\u0000', '\u007f',
+  '/',
+  '//',
+  '!?',
+  '...',
+  '—',
+  '“',
+  '```',
+  '<|endoftext|>',
+  '<|endofprompt|>',
+  '\\',
+  '\u0000',
+  '\u007f',
 ];
 
 const piece = fc.constantFrom(...ADVERSARIAL);
 /** Any UTF-16 code unit, surrogate halves included. */
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
 /** Any code point outside the surrogate range. */
-const codePoint = fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c));
+const codePoint = fc
+  .integer({ min: 0, max: 0x10ffff })
+  .filter((c) => c < 0xd800 || c > 0xdfff)
+  .map((c) => String.fromCodePoint(c));
 /** A long run of one piece (the merge's worst case: many equal pairs) or of a short mix. */
-const run = fc.tuple(fc.oneof(piece, fc.array(piece, { minLength: 1, maxLength: 3 }).map((a) => a.join(''))), fc.integer({ min: 2, max: 120 })).map(([p, n]) => p.repeat(n));
-const text = fc.array(fc.oneof({ weight: 6, arbitrary: piece }, { weight: 2, arbitrary: codeUnit }, { weight: 2, arbitrary: codePoint }, { weight: 1, arbitrary: run }), { maxLength: 40 }).map((a) => a.join(''));
+const run = fc
+  .tuple(
+    fc.oneof(
+      piece,
+      fc.array(piece, { minLength: 1, maxLength: 3 }).map((a) => a.join('')),
+    ),
+    fc.integer({ min: 2, max: 120 }),
+  )
+  .map(([p, n]) => p.repeat(n));
+const text = fc
+  .array(
+    fc.oneof(
+      { weight: 6, arbitrary: piece },
+      { weight: 2, arbitrary: codeUnit },
+      { weight: 2, arbitrary: codePoint },
+      { weight: 1, arbitrary: run },
+    ),
+    { maxLength: 40 },
+  )
+  .map((a) => a.join(''));
 
 for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
   describe(`differential: ${encoding} against js-tiktoken`, () => {
@@ -67,7 +166,11 @@ for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
     }, 60_000);
 
     test('the byte-pair merge alone equals js-tiktoken on whole strings as one chunk (both merge paths)', () => {
-      const chunk = fc.array(fc.oneof({ weight: 4, arbitrary: piece }, { weight: 1, arbitrary: codeUnit }, { weight: 1, arbitrary: run }), { minLength: 1, maxLength: 24 })
+      const chunk = fc
+        .array(fc.oneof({ weight: 4, arbitrary: piece }, { weight: 1, arbitrary: codeUnit }, { weight: 1, arbitrary: run }), {
+          minLength: 1,
+          maxLength: 24,
+        })
         .map((a) => a.join(''))
         .filter((s) => new TextEncoder().encode(s).length <= 700);
       fc.assert(
@@ -93,7 +196,8 @@ for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
         "'s".repeat(600),
         '<|endoftext|>'.repeat(100),
       ];
-      for (const c of cases) expect({ c: c.slice(0, 12), n: counter.count(c) }).toEqual({ c: c.slice(0, 12), n: reference.encode(c, [], []).length });
+      for (const c of cases)
+        expect({ c: c.slice(0, 12), n: counter.count(c) }).toEqual({ c: c.slice(0, 12), n: reference.encode(c, [], []).length });
     }, 60_000);
   });
 }

@@ -20,7 +20,8 @@ function realTexts(): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory() && depth < 3 && !entry.name.startsWith('.')) walk(path, depth + 1);
-      else if (entry.isFile() && /\.(md|ts|json)$|^LICENSE$/i.test(entry.name) && statSync(path).size < 40_000) out.push(readFileSync(path, 'utf8'));
+      else if (entry.isFile() && /\.(md|ts|json)$|^LICENSE$/i.test(entry.name) && statSync(path).size < 40_000)
+        out.push(readFileSync(path, 'utf8'));
     }
   };
   walk(join(ROOT, 'node_modules'), 0);
@@ -93,8 +94,18 @@ for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
 
     test('long chunks (the heap merge) count exactly like js-tiktoken', async () => {
       await counter.load();
-      const letters = (n: number, seed: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i * seed + (i >> 3)) % 26))).join('');
-      const long = [letters(400, 7), letters(1500, 13), 'ab'.repeat(300), 'x'.repeat(1200), ' '.repeat(900), '日本語'.repeat(200), 'é'.repeat(500), '=-'.repeat(400)];
+      const letters = (n: number, seed: number) =>
+        Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i * seed + (i >> 3)) % 26))).join('');
+      const long = [
+        letters(400, 7),
+        letters(1500, 13),
+        'ab'.repeat(300),
+        'x'.repeat(1200),
+        ' '.repeat(900),
+        '日本語'.repeat(200),
+        'é'.repeat(500),
+        '=-'.repeat(400),
+      ];
       for (const text of long) expect(counter.count(text)).toBe(reference.encode(text, [], []).length);
     }, 30_000);
 
@@ -125,7 +136,40 @@ describe('joinPieces: counts add up exactly at safe seams', () => {
   // Characters that stress the pre-tokenizer: letters, digits, punctuation runs, "/", apostrophes,
   // every kind of white space, CJK and emoji.
   const unit = fc.constantFrom(
-    'a', 'Z', 'é', 'ß', '7', '42', ' ', '  ', '\t', '\n', '\r\n', '/', '//', '.', '!?', "'s", "'T", '-', '_', '#', '###', '*', '`', '<', '>', '日', '本', '👍', '🏽', '\u00a0', '\u2028', 'the', ' word', 'Word',
+    'a',
+    'Z',
+    'é',
+    'ß',
+    '7',
+    '42',
+    ' ',
+    '  ',
+    '\t',
+    '\n',
+    '\r\n',
+    '/',
+    '//',
+    '.',
+    '!?',
+    "'s",
+    "'T",
+    '-',
+    '_',
+    '#',
+    '###',
+    '*',
+    '`',
+    '<',
+    '>',
+    '日',
+    '本',
+    '👍',
+    '🏽',
+    '\u00a0',
+    '\u2028',
+    'the',
+    ' word',
+    'Word',
   );
   const body = fc.array(unit, { maxLength: 40 }).map((a) => a.join(''));
   // A piece as responses build them: text ending with a newline, mostly starting where a seam is safe.
@@ -151,12 +195,16 @@ describe('joinPieces: counts add up exactly at safe seams', () => {
   test('total stays exact at unsafe seams too (the neighbours are merged and recounted)', async () => {
     await counter.load();
     fc.assert(
-      fc.property(fc.array(body, { minLength: 1, maxLength: 8 }), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (texts, stored) => {
-        const pieces: Piece[] = texts.map((t, i) => (stored[i] ? { text: t, tokens: exact(t) } : { text: t }));
-        const joined = joinPieces(pieces, counter);
-        expect(joined.text).toBe(texts.join(''));
-        expect(joined.tokens).toBe(exact(joined.text));
-      }),
+      fc.property(
+        fc.array(body, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        (texts, stored) => {
+          const pieces: Piece[] = texts.map((t, i) => (stored[i] ? { text: t, tokens: exact(t) } : { text: t }));
+          const joined = joinPieces(pieces, counter);
+          expect(joined.text).toBe(texts.join(''));
+          expect(joined.tokens).toBe(exact(joined.text));
+        },
+      ),
       { numRuns: numRuns(400) },
     );
   });

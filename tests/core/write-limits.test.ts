@@ -92,7 +92,11 @@ describe('over-limit fields are refused or cut on every write path', () => {
     const key = (await createApiKey(w.deps.db, alice.caller.id, Date.now())).key;
     const app = createHttpApp({ deps: w.deps });
     const res = await app.fetch(
-      new Request('http://localhost:8787/api/bindings', { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'n', summary: 's', content: 'c', keyPoints: MANY_POINTS }) }),
+      new Request('http://localhost:8787/api/bindings', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'n', summary: 's', content: 'c', keyPoints: MANY_POINTS }),
+      }),
     );
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/keyPoints.*at most 8 items/);
@@ -108,7 +112,17 @@ describe('over-limit fields are refused or cut on every write path', () => {
   });
 
   test('import of an export-format file: every field cut to its limit at a word, and the import says so', async () => {
-    const text = renderExport({ id: 'bnd_0000000000000000', name: LONG_NAME, summary: LONG_SUMMARY, keyPoints: [...MANY_POINTS.slice(0, 20), LONG_POINT], version: 1, source: 'human', model: null, updatedAt: '2026-01-01T00:00:00.000Z', content: '# Body\n\ntext\n' });
+    const text = renderExport({
+      id: 'bnd_0000000000000000',
+      name: LONG_NAME,
+      summary: LONG_SUMMARY,
+      keyPoints: [...MANY_POINTS.slice(0, 20), LONG_POINT],
+      version: 1,
+      source: 'human',
+      model: null,
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      content: '# Body\n\ntext\n',
+    });
     const out = await importDocument(w.deps, alice.caller, { sourcePath: 'huge.md', bytes: new TextEncoder().encode(text) });
     expect(out.status).toBe('created');
     if (out.status !== 'created') return;
@@ -119,23 +133,56 @@ describe('over-limit fields are refused or cut on every write path', () => {
     ]);
     await withinLimits();
     // …and one over-long key point among eight is cut too, as is an over-long model.
-    const one = renderExport({ id: '', name: 'One long point', summary: 's', keyPoints: [LONG_POINT], version: 1, source: 'llm', model: 'm'.repeat(300), updatedAt: '', content: 'x' });
+    const one = renderExport({
+      id: '',
+      name: 'One long point',
+      summary: 's',
+      keyPoints: [LONG_POINT],
+      version: 1,
+      source: 'llm',
+      model: 'm'.repeat(300),
+      updatedAt: '',
+      content: 'x',
+    });
     const r = await importDocument(w.deps, alice.caller, { sourcePath: 'one.md', bytes: new TextEncoder().encode(one) });
-    expect(r.status === 'created' && r.warnings).toEqual(['model was 300 characters; cut to 120 (the limit)', 'keyPoints.0 was 400 characters; cut to 160 (the limit)']);
-    const stored = await w.deps.db.get<{ source: string; model: string }>(sql`SELECT source, model FROM versions WHERE name = 'One long point'`);
+    expect(r.status === 'created' && r.warnings).toEqual([
+      'model was 300 characters; cut to 120 (the limit)',
+      'keyPoints.0 was 400 characters; cut to 160 (the limit)',
+    ]);
+    const stored = await w.deps.db.get<{ source: string; model: string }>(
+      sql`SELECT source, model FROM versions WHERE name = 'One long point'`,
+    );
     expect(stored).toEqual({ source: 'llm', model: `${'m'.repeat(119)}…` });
     await withinLimits();
   });
 
   test('an export-format file whose name is empty is skipped with the field and the rule', async () => {
-    const text = renderExport({ id: '', name: ' ', summary: 's', keyPoints: [], version: 1, source: 'human', model: null, updatedAt: '', content: 'x' });
-    expect(await importDocument(w.deps, alice.caller, { sourcePath: 'empty-name.md', bytes: new TextEncoder().encode(text) })).toEqual({ status: 'skipped', reason: 'name: must not be empty' });
+    const text = renderExport({
+      id: '',
+      name: ' ',
+      summary: 's',
+      keyPoints: [],
+      version: 1,
+      source: 'human',
+      model: null,
+      updatedAt: '',
+      content: 'x',
+    });
+    expect(await importDocument(w.deps, alice.caller, { sourcePath: 'empty-name.md', bytes: new TextEncoder().encode(text) })).toEqual({
+      status: 'skipped',
+      reason: 'name: must not be empty',
+    });
   });
 
   test('Markdown import (front matter over the limits) through the folder import', async () => {
     const folder = join(dir, 'md');
     mkdirSync(folder);
-    writeFileSync(join(folder, 'big.md'), `---\ntitle: ${LONG_NAME}\nsummary: ${LONG_SUMMARY}\nkeyPoints:\n${MANY_POINTS.slice(0, 30).map((p) => `  - ${p}`).join('\n')}\n  - ${LONG_POINT}\n---\n# Body\n`);
+    writeFileSync(
+      join(folder, 'big.md'),
+      `---\ntitle: ${LONG_NAME}\nsummary: ${LONG_SUMMARY}\nkeyPoints:\n${MANY_POINTS.slice(0, 30)
+        .map((p) => `  - ${p}`)
+        .join('\n')}\n  - ${LONG_POINT}\n---\n# Body\n`,
+    );
     const counts = await importFolder(w.deps, alice.caller, folder, () => {});
     expect(counts.created).toBe(1);
     await withinLimits();

@@ -12,7 +12,12 @@ let binding: D1Like;
 
 beforeAll(async () => {
   const { Miniflare } = await import('miniflare');
-  const instance = new Miniflare({ modules: true, script: 'export default { fetch: () => new Response() }', d1Databases: ['DB'], compatibilityDate: '2025-09-01' });
+  const instance = new Miniflare({
+    modules: true,
+    script: 'export default { fetch: () => new Response() }',
+    d1Databases: ['DB'],
+    compatibilityDate: '2025-09-01',
+  });
   mf = instance;
   binding = (await instance.getD1Database('DB')) as unknown as D1Like;
 }, 30_000);
@@ -40,11 +45,16 @@ describe("the D1 batch patch (drizzle's private session.batch)", () => {
   test('with the patch, raw run() items with parameters batch atomically', async () => {
     const db = createD1Database(binding);
     await db.run(sql`CREATE TABLE IF NOT EXISTS patch_probe (k TEXT PRIMARY KEY, v INTEGER)`);
-    await db.batch([db.run(sql`INSERT INTO patch_probe VALUES (${'a'}, ${1})`), db.run(sql`INSERT INTO patch_probe VALUES (${'b'}, ${2})`)]);
-    const failed = await db.batch([db.run(sql`INSERT INTO patch_probe VALUES (${'c'}, ${3})`), db.run(sql`INSERT INTO patch_probe VALUES (${'a'}, ${9})`)]).then(
-      () => false,
-      () => true,
-    );
+    await db.batch([
+      db.run(sql`INSERT INTO patch_probe VALUES (${'a'}, ${1})`),
+      db.run(sql`INSERT INTO patch_probe VALUES (${'b'}, ${2})`),
+    ]);
+    const failed = await db
+      .batch([db.run(sql`INSERT INTO patch_probe VALUES (${'c'}, ${3})`), db.run(sql`INSERT INTO patch_probe VALUES (${'a'}, ${9})`)])
+      .then(
+        () => false,
+        () => true,
+      );
     expect(failed).toBe(true);
     expect(await db.all(sql`SELECT k, v FROM patch_probe ORDER BY k`)).toEqual([
       { k: 'a', v: 1 },

@@ -41,9 +41,11 @@ function tampered(table: string, column: string, value: unknown, nth = 0): { tex
   return { text: `${body}${JSON.stringify(trailer)}\n`, line: at + 1 };
 }
 
-const count = async (database: Database, table: string) => Number((await database.client.execute(`SELECT count(*) FROM ${table}`)).rows[0]![0]);
+const count = async (database: Database, table: string) =>
+  Number((await database.client.execute(`SELECT count(*) FROM ${table}`)).rows[0]![0]);
 async function emptyOfData(database: Database): Promise<void> {
-  for (const t of ['users', 'spaces', 'bindings', 'versions', 'comments', 'api_keys', 'oauth_clients']) expect(await count(database, t)).toBe(0);
+  for (const t of ['users', 'spaces', 'bindings', 'versions', 'comments', 'api_keys', 'oauth_clients'])
+    expect(await count(database, t)).toBe(0);
 }
 
 describe('a dump with one malformed value (checksum recomputed)', () => {
@@ -53,8 +55,16 @@ describe('a dump with one malformed value (checksum recomputed)', () => {
     ['text where a number belongs', () => tampered('versions', 'created_at', 'yesterday'), /versions\.created_at must be a whole number/],
     ['an unknown provenance', () => tampered('versions', 'source', 'robot'), /versions\.source must be one of "human", "llm"/],
     ['a NULL in a NOT NULL column', () => tampered('bindings', 'slug', null), /bindings\.slug must not be null/],
-    ['a version name over the limit (item 7)', () => tampered('versions', 'name', 'word '.repeat(6_120)), /versions\.name must be at most 200 characters/],
-    ['nine key points (item 7)', () => tampered('versions', 'key_points', JSON.stringify(Array.from({ length: 9 }, (_, i) => `p${i}`))), /versions\.key_points must have at most 8 items/],
+    [
+      'a version name over the limit (item 7)',
+      () => tampered('versions', 'name', 'word '.repeat(6_120)),
+      /versions\.name must be at most 200 characters/,
+    ],
+    [
+      'nine key points (item 7)',
+      () => tampered('versions', 'key_points', JSON.stringify(Array.from({ length: 9 }, (_, i) => `p${i}`))),
+      /versions\.key_points must have at most 8 items/,
+    ],
   ];
   for (const [name, make, message] of cases) {
     for (const verifyFirst of [true, false]) {
@@ -80,10 +90,17 @@ describe('a dump with one malformed value (checksum recomputed)', () => {
     const env = { BINDERY_DB_URL: `file:${file}` };
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, text);
-    const proc = Bun.spawn(['sh', '-c', `bun adapters/cli.ts restore - < '${bad}'`], { cwd: join(import.meta.dir, '../..'), env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
+    const proc = Bun.spawn(['sh', '-c', `bun adapters/cli.ts restore - < '${bad}'`], {
+      cwd: join(import.meta.dir, '../..'),
+      env: { ...process.env, ...env },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     const stderr = await new Response(proc.stderr).text();
     expect(await proc.exited).toBe(1);
-    expect(stderr).toMatch(new RegExp(`^bindery restore: bad value at line ${line} \\(versions row \\d+\\): versions\\.key_points must be JSON text`));
+    expect(stderr).toMatch(
+      new RegExp(`^bindery restore: bad value at line ${line} \\(versions row \\d+\\): versions\\.key_points must be JSON text`),
+    );
     const database = createDatabase({ url: env.BINDERY_DB_URL });
     await emptyOfData(database);
     database.close();

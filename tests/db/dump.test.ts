@@ -44,7 +44,8 @@ async function dumpOf(url: string | Database, sessions = false): Promise<string>
   }
 }
 const restoreText = (database: Database, text: string, verifyFirst = true) => restoreDump(database, () => linesOf([text]), { verifyFirst });
-const count = async (database: Database, table: string) => Number((await database.client.execute(`SELECT count(*) FROM ${table}`)).rows[0]![0]);
+const count = async (database: Database, table: string) =>
+  Number((await database.client.execute(`SELECT count(*) FROM ${table}`)).rows[0]![0]);
 const tables = async (database: Database) => count(database, 'sqlite_schema');
 
 /** Restores into `:memory:`, runs the upkeep a server runs, and connects MCP clients to it. */
@@ -72,8 +73,18 @@ describe('dump → restore', () => {
     expect(await dumpOf(database)).toBe(dumped);
     const alice = await connect('alice');
     const bob = await connect('bob');
-    const mine = [...(await ok(alice, 'list_bindings', { space: '@alice', limit: 50 })).results, ...(await ok(alice, 'list_bindings', { space: '@team-docs', limit: 50 })).results];
-    expect(mine.map((b: { name: string }) => b.name).sort()).toEqual(['Fixture note 1', 'Fixture note 2', 'Fixture note 3', 'Fixture note 4', 'Fixture note 5', 'Long document']);
+    const mine = [
+      ...(await ok(alice, 'list_bindings', { space: '@alice', limit: 50 })).results,
+      ...(await ok(alice, 'list_bindings', { space: '@team-docs', limit: 50 })).results,
+    ];
+    expect(mine.map((b: { name: string }) => b.name).sort()).toEqual([
+      'Fixture note 1',
+      'Fixture note 2',
+      'Fixture note 3',
+      'Fixture note 4',
+      'Fixture note 5',
+      'Long document',
+    ]);
     // Every live binding's every version, with provenance; token counts exact against js-tiktoken.
     for (const b of mine) {
       for (const v of (await ok(alice, 'list_versions', { id: b.id })).versions) {
@@ -85,7 +96,9 @@ describe('dump → restore', () => {
     }
     const long = (await ok(alice, 'get_binding', { id: world.longId, section: 'part-777' })).binding.section;
     expect(long.heading).toBe('Part 777');
-    expect((await ok(alice, 'get_binding', { id: world.longId, tier: '1' })).binding.contentTokenCount).toBe(await independentCount(LONG_CONTENT));
+    expect((await ok(alice, 'get_binding', { id: world.longId, tier: '1' })).binding.contentTokenCount).toBe(
+      await independentCount(LONG_CONTENT),
+    );
     const first = mine.find((b: { name: string }) => b.name === 'Fixture note 1')!;
     expect((await ok(alice, 'list_versions', { id: first.id })).versions.map((v: { version: number }) => v.version)).toEqual([3, 2, 1]);
     expect((await ok(alice, 'get_version', { id: first.id, version: 1, tier: '2' })).binding.model).toBe('fixture-model-1');
@@ -96,14 +109,25 @@ describe('dump → restore', () => {
     // Sets with their pin and order, shares, comments, help.
     const sets = (await ok(alice, 'list_sets', {})).sets;
     const items = (await ok(alice, 'get_set', { id: sets[0].id })).items;
-    expect(items.map((i: { name: string }) => i.name)).toEqual(['Fixture note 1', 'Fixture note 2', 'Fixture note 3', 'Fixture note 4', 'Fixture note 5']);
+    expect(items.map((i: { name: string }) => i.name)).toEqual([
+      'Fixture note 1',
+      'Fixture note 2',
+      'Fixture note 3',
+      'Fixture note 4',
+      'Fixture note 5',
+    ]);
     expect(items.filter((i: { pinned: boolean }) => i.pinned)).toHaveLength(1);
     expect((await ok(alice, 'list_shares', {})).shares).toHaveLength(2);
-    expect((await ok(bob, 'list_comments', { id: first.id })).comments.map((c: { body: string }) => c.body)).toEqual(['An LLM comment on the first note.', 'Bob was here.']);
+    expect((await ok(bob, 'list_comments', { id: first.id })).comments.map((c: { body: string }) => c.body)).toEqual([
+      'An LLM comment on the first note.',
+      'Bob was here.',
+    ]);
     expect((await ok(alice, 'help', {})).topics.length).toBeGreaterThan(3);
     // Search works on the rebuilt index (one row per live binding), for the owner and through a share.
     expect(await count(database, 'bindings_fts')).toBe(6);
-    expect((await ok(alice, 'search_bindings', { query: 'zebra' })).results.map((r: { name: string }) => r.name)).toContain('Long document');
+    expect((await ok(alice, 'search_bindings', { query: 'zebra' })).results.map((r: { name: string }) => r.name)).toContain(
+      'Long document',
+    );
     expect((await ok(bob, 'search_bindings', { query: 'Second version' })).results.map((r: { id: string }) => r.id)).toContain(first.id);
     // The hashed API key still authenticates; live sign-ins were left out, the OAuth client kept.
     expect((await callerForKey(database.db, world.key))?.handle).toBe('alice');
@@ -111,8 +135,14 @@ describe('dump → restore', () => {
     expect(await count(database, 'oauth_tokens')).toBe(0);
     expect(await count(database, 'oauth_clients')).toBe(1);
     // Sync state came back, so the folder keeps syncing without a conflict or a duplicate.
-    const synced = (await database.client.execute(`SELECT f.path, f.binding_id, f.mtime_ms, r.path FROM sync_files f JOIN sync_roots r ON r.id = f.root_id`)).rows;
-    expect(synced.map((r) => [String(r[0]), String(r[1]), Number(r[2]), String(r[3])])).toEqual([['long.md', world.longId, 1759276800123, '/home/alice/notes']]);
+    const synced = (
+      await database.client.execute(
+        `SELECT f.path, f.binding_id, f.mtime_ms, r.path FROM sync_files f JOIN sync_roots r ON r.id = f.root_id`,
+      )
+    ).rows;
+    expect(synced.map((r) => [String(r[0]), String(r[1]), Number(r[2]), String(r[3])])).toEqual([
+      ['long.md', world.longId, 1759276800123, '/home/alice/notes'],
+    ]);
     // The embedding came back bit for bit, still a vector libSQL reads.
     const vec = (await database.client.execute(`SELECT vector_extract(vector) AS v, dims FROM binding_vectors`)).rows;
     expect(vec.map((r) => [String(r[0]), Number(r[1])])).toEqual([['[0.25,-1.5,3e-07]', 3]]);
@@ -127,7 +157,9 @@ describe('dump → restore', () => {
     const database = createDatabase({ url: ':memory:' });
     await restoreText(database, text);
     expect(await dumpOf(database, true)).toBe(text);
-    expect([await count(database, 'web_sessions'), await count(database, 'login_links'), await count(database, 'oauth_tokens')]).toEqual([1, 1, 1]);
+    expect([await count(database, 'web_sessions'), await count(database, 'login_links'), await count(database, 'oauth_tokens')]).toEqual([
+      1, 1, 1,
+    ]);
     database.close();
   });
 
@@ -140,8 +172,14 @@ describe('dump → restore', () => {
     // The dump's transaction holds its snapshot: a binding (and a deletion) written now is not seen.
     const bnd = (await writer.client.execute(`SELECT * FROM bindings LIMIT 1`)).rows[0]!;
     await writer.client.batch([
-      { sql: `INSERT INTO bindings (id, space_id, slug, current_version, created_by, created_at, updated_at) VALUES ('bnd_beside', ?, 'beside', 1, ?, 1, 1)`, args: [bnd.space_id as string, bnd.created_by as string] },
-      { sql: `INSERT INTO versions (id, binding_id, number, name, summary, key_points, content, content_preview, content_chars, content_hash, content_token_count, summary_token_count, head_block_tokens, preview_block_tokens, content_block_tokens, source, author_id, created_at) SELECT 'ver_beside', 'bnd_beside', 1, name, summary, key_points, content, content_preview, content_chars, content_hash, content_token_count, summary_token_count, head_block_tokens, preview_block_tokens, content_block_tokens, source, author_id, created_at FROM versions LIMIT 1`, args: [] },
+      {
+        sql: `INSERT INTO bindings (id, space_id, slug, current_version, created_by, created_at, updated_at) VALUES ('bnd_beside', ?, 'beside', 1, ?, 1, 1)`,
+        args: [bnd.space_id as string, bnd.created_by as string],
+      },
+      {
+        sql: `INSERT INTO versions (id, binding_id, number, name, summary, key_points, content, content_preview, content_chars, content_hash, content_token_count, summary_token_count, head_block_tokens, preview_block_tokens, content_block_tokens, source, author_id, created_at) SELECT 'ver_beside', 'bnd_beside', 1, name, summary, key_points, content, content_preview, content_chars, content_hash, content_token_count, summary_token_count, head_block_tokens, preview_block_tokens, content_block_tokens, source, author_id, created_at FROM versions LIMIT 1`,
+        args: [],
+      },
       `UPDATE comments SET deleted_at = 5`,
     ]);
     for await (const c of chunks) text += c;
@@ -152,8 +190,18 @@ describe('dump → restore', () => {
     await restoreText(restored, text);
     expect(await count(restored, 'bindings')).toBe(before);
     // Contiguous versions for every binding: a snapshot, not a mix.
-    expect((await restored.client.execute(`SELECT id FROM bindings b WHERE (SELECT count(*) FROM versions v WHERE v.binding_id = b.id) != b.current_version`)).rows).toHaveLength(0);
-    await writer.client.batch([`DELETE FROM versions WHERE id = 'ver_beside'`, `DELETE FROM bindings WHERE id = 'bnd_beside'`, `UPDATE comments SET deleted_at = NULL`]);
+    expect(
+      (
+        await restored.client.execute(
+          `SELECT id FROM bindings b WHERE (SELECT count(*) FROM versions v WHERE v.binding_id = b.id) != b.current_version`,
+        )
+      ).rows,
+    ).toHaveLength(0);
+    await writer.client.batch([
+      `DELETE FROM versions WHERE id = 'ver_beside'`,
+      `DELETE FROM bindings WHERE id = 'bnd_beside'`,
+      `UPDATE comments SET deleted_at = NULL`,
+    ]);
     restored.close();
     writer.close();
     database.close();
@@ -166,7 +214,14 @@ describe('restore refuses, writing nothing', () => {
     ['a truncated dump (no trailer)', () => dumped.slice(0, Math.floor(dumped.length / 2)), /truncated|not valid JSON/],
     ['a truncated dump (cut at a line end)', () => lines().slice(0, -3).join('\n') + '\n', /truncated/],
     ['a damaged row (one character changed)', () => dumped.replace('Bob was here.', 'Bob was HERE.'), /SHA-256/],
-    ['a dropped row', () => lines().filter((l) => !l.includes('Bob was here.')).join('\n'), /counts/],
+    [
+      'a dropped row',
+      () =>
+        lines()
+          .filter((l) => !l.includes('Bob was here.'))
+          .join('\n'),
+      /counts/,
+    ],
     ['a newer format', () => dumped.replace('"format":1', '"format":2'), /newer Bindery/],
     ['a newer schema', () => dumped.replace(/"schema":"[^"]+"/, '"schema":"9999_future"'), /newer than this Bindery/],
     ['not a dump', () => 'hello\nworld\n', /not a Bindery dump/],
@@ -266,13 +321,21 @@ describe('progress', () => {
 
 describe('remote libSQL', () => {
   // A scratch Turso/sqld database (BINDERY_TEST_REMOTE_URL), emptied of Bindery's tables first.
-  test.skipIf(Boolean(remoteUnavailable()))('restore into it through the same client, and dump it back byte-identical', async () => {
-    const remote = createDatabase({ url: process.env.BINDERY_TEST_REMOTE_URL!, authToken: process.env.BINDERY_TEST_REMOTE_AUTH_TOKEN });
-    const names = (await remote.client.execute(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_%' AND name NOT LIKE '_litestream%'`)).rows.map((r) => String(r[0]));
-    for (const n of ['bindings_fts', ...names]) await remote.client.execute(`DROP TABLE IF EXISTS "${n}"`);
-    await restoreText(remote, dumped);
-    expect(await dumpOf(remote)).toBe(dumped);
-    expect(String((await restoreText(remote, dumped).catch((e) => e)).message)).toMatch(/not empty/);
-    remote.close();
-  }, 120_000);
+  test.skipIf(Boolean(remoteUnavailable()))(
+    'restore into it through the same client, and dump it back byte-identical',
+    async () => {
+      const remote = createDatabase({ url: process.env.BINDERY_TEST_REMOTE_URL!, authToken: process.env.BINDERY_TEST_REMOTE_AUTH_TOKEN });
+      const names = (
+        await remote.client.execute(
+          `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_%' AND name NOT LIKE '_litestream%'`,
+        )
+      ).rows.map((r) => String(r[0]));
+      for (const n of ['bindings_fts', ...names]) await remote.client.execute(`DROP TABLE IF EXISTS "${n}"`);
+      await restoreText(remote, dumped);
+      expect(await dumpOf(remote)).toBe(dumped);
+      expect(String((await restoreText(remote, dumped).catch((e) => e)).message)).toMatch(/not empty/);
+      remote.close();
+    },
+    120_000,
+  );
 });

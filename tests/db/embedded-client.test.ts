@@ -38,7 +38,7 @@ describe('the embedded libSQL client', () => {
     close();
   });
 
-  test("libsql itself is not patched: other users of the package see it as shipped", () => {
+  test('libsql itself is not patched: other users of the package see it as shipped', () => {
     const proto = (Database as unknown as { prototype: Record<string, unknown> }).prototype;
     const prepare = proto.prepare;
     const exec = proto.exec;
@@ -68,7 +68,10 @@ describe('the embedded libSQL client', () => {
     expect(batch[0]!.rowsAffected).toBe(1);
     expect(batch[1]!.rows[0]!.v).toBe(103);
     await expect(
-      client.batch([{ sql: 'UPDATE kv SET v = 0 WHERE k = ?', args: ['k3'] }, { sql: 'INSERT INTO kv (k, v) VALUES (?, ?)', args: ['k3', 1] }]),
+      client.batch([
+        { sql: 'UPDATE kv SET v = 0 WHERE k = ?', args: ['k3'] },
+        { sql: 'INSERT INTO kv (k, v) VALUES (?, ?)', args: ['k3', 1] },
+      ]),
     ).rejects.toThrow(/UNIQUE/);
     expect((await client.execute({ sql: 'SELECT v FROM kv WHERE k = ?', args: ['k3'] })).rows[0]!.v).toBe(103);
     close();
@@ -109,7 +112,7 @@ describe('the embedded libSQL client', () => {
     reopened.close();
   });
 
-  test('a writer waits for another connection\'s write transaction instead of failing; readers never wait', async () => {
+  test("a writer waits for another connection's write transaction instead of failing; readers never wait", async () => {
     const url = fileUrl('busy.db');
     const a = createDatabase({ url });
     const b = createDatabase({ url });

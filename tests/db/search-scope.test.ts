@@ -22,7 +22,17 @@ beforeAll(async () => {
   bobId = (await ok(bob, 'whoami', {})).user.id;
   const make = async (c: Client, space: string | undefined, n: number) => {
     const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push((await ok(c, 'create_binding', { ...(space ? { space } : {}), name: `Note ${i} ${i % 3 ? WORD : 'zebra'}`, content: `# Part\n\n${WORD} ${'text '.repeat(i % 7)}\n`, summary: `Summary ${i}.` })).binding.id);
+    for (let i = 0; i < n; i++)
+      out.push(
+        (
+          await ok(c, 'create_binding', {
+            ...(space ? { space } : {}),
+            name: `Note ${i} ${i % 3 ? WORD : 'zebra'}`,
+            content: `# Part\n\n${WORD} ${'text '.repeat(i % 7)}\n`,
+            summary: `Summary ${i}.`,
+          })
+        ).binding.id,
+      );
     return out;
   };
   await make(bob, undefined, 6);
@@ -53,7 +63,9 @@ afterAll(() => world?.close());
 
 /** What the access expression alone allows bob to find, evaluated on every match. */
 async function expected(match: string): Promise<string[]> {
-  const rows = await world.db.all<{ id: string }>(sql`SELECT bindings.id AS id FROM bindings_fts JOIN bindings ON bindings.rowid = bindings_fts.rowid
+  const rows = await world.db.all<{
+    id: string;
+  }>(sql`SELECT bindings.id AS id FROM bindings_fts JOIN bindings ON bindings.rowid = bindings_fts.rowid
     JOIN spaces ON spaces.id = bindings.space_id WHERE bindings_fts MATCH ${match} AND bindings.deleted_at IS NULL AND ${defaultScopeSql(bobId)}`);
   return rows.map((r) => r.id).sort();
 }
@@ -92,8 +104,10 @@ describe('search scope at scale', () => {
     try {
       const erin = await w.connect('erin');
       const erinId = (await ok(erin, 'whoami', {})).user.id;
-      const old = (await ok(erin, 'create_binding', { name: 'Old note', content: '# Old\n\nwombat quokkaquill text\n', summary: 'Old.' })).binding.id;
-      for (let i = 0; i < 12; i++) await ok(erin, 'create_binding', { name: `New ${i}`, content: `# New\n\nwombat ${'text '.repeat(i)}\n`, summary: `New ${i}.` });
+      const old = (await ok(erin, 'create_binding', { name: 'Old note', content: '# Old\n\nwombat quokkaquill text\n', summary: 'Old.' }))
+        .binding.id;
+      for (let i = 0; i < 12; i++)
+        await ok(erin, 'create_binding', { name: `New ${i}`, content: `# New\n\nwombat ${'text '.repeat(i)}\n`, summary: `New ${i}.` });
       const match = ftsQuery('wombat quokkaquill')!;
       const exact = await searchBindingRows(w.db, match, { userId: erinId, offset: 0, limit: 3 });
       const capped = await searchBindingRows(w.db, match, { userId: erinId, offset: 0, limit: 3, caps: { total: 4 } });

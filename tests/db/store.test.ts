@@ -28,7 +28,10 @@ describe('migrations', () => {
     expect(migrations.map((m) => m.tag)).toEqual(journal.entries.map((e) => e.tag));
     for (const m of migrations) {
       const file = readFileSync(join(DIR, `${m.tag}.sql`), 'utf8');
-      const statements = file.split('--> statement-breakpoint').map((s) => s.trim()).filter(Boolean);
+      const statements = file
+        .split('--> statement-breakpoint')
+        .map((s) => s.trim())
+        .filter(Boolean);
       expect(m.statements).toEqual(statements);
     }
   });
@@ -52,15 +55,23 @@ describe('store invariants', () => {
     expect(await appendVersion(deps.db, row.bindingId, next, Date.now())).toBe(true);
     // A writer that read version 1 too now collides on (binding, 2): refused, nothing half-written.
     expect(await appendVersion(deps.db, row.bindingId, { ...next, id: 'ver_late' }, Date.now())).toBe(false);
-    const numbers = await deps.db.all<{ number: number }>(sql`SELECT number FROM versions WHERE binding_id = ${row.bindingId} ORDER BY number`);
+    const numbers = await deps.db.all<{ number: number }>(
+      sql`SELECT number FROM versions WHERE binding_id = ${row.bindingId} ORDER BY number`,
+    );
     expect(numbers.map((n) => n.number)).toEqual([1, 2]);
     close();
   });
 
   test('the search index follows writes and deletes in the same batch', async () => {
     const { deps, caller, close } = await freshStore();
-    const row = await createBinding(deps, caller, { name: 'Quokka habits', content: 'Quokkas smile.', summary: 'About quokkas.' }, { source: 'human', model: null });
-    const find = async (q: string) => (await searchBindingRows(deps.db, ftsQuery(q)!, { userId: caller.id, offset: 0, limit: 10 })).rows.map((r) => r.bindingId);
+    const row = await createBinding(
+      deps,
+      caller,
+      { name: 'Quokka habits', content: 'Quokkas smile.', summary: 'About quokkas.' },
+      { source: 'human', model: null },
+    );
+    const find = async (q: string) =>
+      (await searchBindingRows(deps.db, ftsQuery(q)!, { userId: caller.id, offset: 0, limit: 10 })).rows.map((r) => r.bindingId);
     expect(await find('quokka')).toEqual([row.bindingId]);
     await softDeleteBinding(deps.db, row.bindingId, Date.now());
     expect(await find('quokka')).toEqual([]);

@@ -43,7 +43,8 @@ type Rows = Record<string, unknown>[];
 
 async function snapshot(database: Database): Promise<Record<string, Rows>> {
   const out: Record<string, Rows> = {};
-  for (const [t, cols] of Object.entries(KEPT)) out[t] = (await database.client.execute(`SELECT ${cols} FROM ${t} ORDER BY rowid`)).rows.map((r) => ({ ...r }));
+  for (const [t, cols] of Object.entries(KEPT))
+    out[t] = (await database.client.execute(`SELECT ${cols} FROM ${t} ORDER BY rowid`)).rows.map((r) => ({ ...r }));
   return out;
 }
 
@@ -94,9 +95,20 @@ function readChecks(w: () => Upgraded): Record<string, () => Promise<void>> {
       as('alice', async (alice) => {
         const mine = await liveBindings(alice);
         // Six written, one deleted: five live, with their names, provenance and model.
-        expect(mine.map((b) => b.name).sort()).toEqual(['Fixture note 1', 'Fixture note 2', 'Fixture note 3', 'Fixture note 4', 'Fixture note 5']);
+        expect(mine.map((b) => b.name).sort()).toEqual([
+          'Fixture note 1',
+          'Fixture note 2',
+          'Fixture note 3',
+          'Fixture note 4',
+          'Fixture note 5',
+        ]);
         for (const b of mine) {
-          const versions = (await ok(alice, 'list_versions', { id: b.id })).versions as { version: number; source: string; model: string; createdAt: string }[];
+          const versions = (await ok(alice, 'list_versions', { id: b.id })).versions as {
+            version: number;
+            source: string;
+            model: string;
+            createdAt: string;
+          }[];
           expect(versions.map((v) => v.version)).toEqual(Array.from({ length: b.version }, (_, i) => b.version - i));
           for (const v of versions) {
             const got = (await ok(alice, 'get_version', { id: b.id, version: v.version, tier: '2' })).binding;
@@ -168,14 +180,20 @@ function readChecks(w: () => Upgraded): Record<string, () => Promise<void>> {
       }),
     'the deleted binding stays deleted: not readable, not listed, not found': () =>
       as('alice', async (alice) => {
-        const deleted = (await w().database.client.execute(`SELECT id FROM bindings WHERE deleted_at IS NOT NULL`)).rows.map((r) => String(r[0]));
+        const deleted = (await w().database.client.execute(`SELECT id FROM bindings WHERE deleted_at IS NOT NULL`)).rows.map((r) =>
+          String(r[0]),
+        );
         expect(deleted).toHaveLength(1);
         expect((await call(alice, 'get_binding', { id: deleted[0]! })).isError).toBe(true);
-        expect((await ok(alice, 'search_bindings', { query: 'Body of note 6' })).results.map((r: { id: string }) => r.id)).not.toContain(deleted[0]);
+        expect((await ok(alice, 'search_bindings', { query: 'Body of note 6' })).results.map((r: { id: string }) => r.id)).not.toContain(
+          deleted[0],
+        );
       }),
     'search answers with the matching section of a binding written before sections existed': () =>
       as('alice', async (alice) => {
-        const hit = (await ok(alice, 'search_bindings', { query: 'zebra protocol' })).results.find((r: { name: string }) => r.name === 'Fixture note 3');
+        const hit = (await ok(alice, 'search_bindings', { query: 'zebra protocol' })).results.find(
+          (r: { name: string }) => r.name === 'Fixture note 3',
+        );
         expect(hit?.match?.heading).toMatch(/^Part \d+$/);
       }),
     'both API keys authenticate as alice, a wrong one as nobody': async () => {
@@ -196,7 +214,10 @@ describe.each(fixtures)('a database written by release %s', (fixture) => {
     const config = parseConfig({ BINDERY_DB_URL: `file:${file}`, BINDERY_TOOL_MODE: 'eager' });
     const database = createDatabase({ url: config.dbUrl });
     const aliceId = String((await database.client.execute(`SELECT id FROM users WHERE handle = 'alice'`)).rows[0]![0]);
-    await database.client.execute({ sql: `INSERT INTO api_keys (id, user_id, key_hash, label, created_at) VALUES ('key_upgradetest00000', ?, ?, 'upgrade', 1)`, args: [aliceId, await sha256Hex(KNOWN_KEY)] });
+    await database.client.execute({
+      sql: `INSERT INTO api_keys (id, user_id, key_hash, label, created_at) VALUES ('key_upgradetest00000', ?, ?, 'upgrade', 1)`,
+      args: [aliceId, await sha256Hex(KNOWN_KEY)],
+    });
     const keysBefore = await apiKeys(database);
     const before = await snapshot(database);
     await migrate(database.db);
@@ -241,7 +262,7 @@ describe.each(fixtures)('a database written by release %s', (fixture) => {
     for (const [name, check] of Object.entries(readChecks(w))) test(name, check);
   });
 
-  test('the release\'s key rows and everything people wrote come through byte for byte', async () => {
+  test("the release's key rows and everything people wrote come through byte for byte", async () => {
     const keysAfter = await apiKeys(w().database);
     expect(keysAfter).toEqual(w().keysBefore);
     expect(keysAfter).toHaveLength(2);
@@ -256,7 +277,7 @@ describe.each(fixtures)('a database written by release %s', (fixture) => {
     copy.close();
   });
 
-  test('the file passes SQLite\'s integrity check', async () => {
+  test("the file passes SQLite's integrity check", async () => {
     const integrity = await w().database.db.all<{ integrity_check: string }>(sql`PRAGMA integrity_check`);
     expect(integrity[0]!.integrity_check).toBe('ok');
   });

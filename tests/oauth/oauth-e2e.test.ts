@@ -33,7 +33,13 @@ class MemoryProvider implements OAuthClientProvider {
     return this.redirect;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'E2E Assistant', redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'E2E Assistant',
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   state() {
     return 'e2e-state';
@@ -81,7 +87,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bindery-oauth-'));
   const port = freePort();
   base = `http://127.0.0.1:${port}`;
-  const env = { BINDERY_DB_URL: `file:${join(dir, 'bindery.db')}`, BINDERY_PUBLIC_URL: base, PORT: String(port), BINDERY_TOOL_MODE: 'eager' };
+  const env = {
+    BINDERY_DB_URL: `file:${join(dir, 'bindery.db')}`,
+    BINDERY_PUBLIC_URL: base,
+    PORT: String(port),
+    BINDERY_TOOL_MODE: 'eager',
+  };
   server = await startServer(env);
   expect(server.url).toBe(base);
   // The person signs in to the web app beside the running server (same database file).
@@ -111,77 +122,101 @@ afterAll(async () => {
 });
 
 describe('the SDK client connects through OAuth', () => {
-  test.skipIf(!!browserSkip)('discovery, registration, consent in Chromium, finishAuth, tools, refresh rotation, reuse revokes the family', async () => {
-    const redirect = `http://127.0.0.1:${callback.port}/callback`;
-    const provider = new MemoryProvider(redirect);
-    const mcpUrl = new URL(`${base}/mcp`);
+  test.skipIf(!!browserSkip)(
+    'discovery, registration, consent in Chromium, finishAuth, tools, refresh rotation, reuse revokes the family',
+    async () => {
+      const redirect = `http://127.0.0.1:${callback.port}/callback`;
+      const provider = new MemoryProvider(redirect);
+      const mcpUrl = new URL(`${base}/mcp`);
 
-    // 1. Without a token the server answers 401; the SDK discovers, registers and asks us to redirect.
-    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-    await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(provider.info?.client_id).toMatch(/^ocl_/);
-    const authUrl = provider.authorizationUrl!;
-    expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${base}/authorize`);
-    expect(authUrl.searchParams.get('resource')).toBe(`${base}/mcp`);
-    expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
+      // 1. Without a token the server answers 401; the SDK discovers, registers and asks us to redirect.
+      const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+      await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(provider.info?.client_id).toMatch(/^ocl_/);
+      const authUrl = provider.authorizationUrl!;
+      expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${base}/authorize`);
+      expect(authUrl.searchParams.get('resource')).toBe(`${base}/mcp`);
+      expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
 
-    // 2. The person, signed in, opens it in a browser and clicks Allow.
-    const { chromium: pw } = await import('playwright-core');
-    const browser = await pw.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    let back: URL;
-    try {
-      const context = await browser.newContext();
-      await context.addCookies([{ name: 'bindery_session', value: cookieValue, url: base }]);
-      const page = await context.newPage();
-      await page.goto(authUrl.href);
-      expect(await page.textContent('h1')).toBe('Allow E2E Assistant to use Bindery as @alice?');
-      await page.click('#allow');
-      back = await Promise.race([codes.promise, Bun.sleep(15_000).then(() => Promise.reject(new Error('no redirect to the callback')))]);
-    } finally {
-      await browser.close();
-    }
-    expect(back.pathname).toBe('/callback');
-    expect(back.searchParams.get('state')).toBe('e2e-state');
-    expect(back.searchParams.get('iss')).toBe(base);
-    const code = back.searchParams.get('code')!;
-    expect(code).toMatch(/^bdc_/);
+      // 2. The person, signed in, opens it in a browser and clicks Allow.
+      const { chromium: pw } = await import('playwright-core');
+      const browser = await pw.launch({
+        executablePath: chromium,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      });
+      let back: URL;
+      try {
+        const context = await browser.newContext();
+        await context.addCookies([{ name: 'bindery_session', value: cookieValue, url: base }]);
+        const page = await context.newPage();
+        await page.goto(authUrl.href);
+        expect(await page.textContent('h1')).toBe('Allow E2E Assistant to use Bindery as @alice?');
+        await page.click('#allow');
+        back = await Promise.race([codes.promise, Bun.sleep(15_000).then(() => Promise.reject(new Error('no redirect to the callback')))]);
+      } finally {
+        await browser.close();
+      }
+      expect(back.pathname).toBe('/callback');
+      expect(back.searchParams.get('state')).toBe('e2e-state');
+      expect(back.searchParams.get('iss')).toBe(base);
+      const code = back.searchParams.get('code')!;
+      expect(code).toMatch(/^bdc_/);
 
-    // 3. The client exchanges the code (PKCE verifier), then works with the token.
-    await first.finishAuth(code);
-    const issued = provider.saved!;
-    expect(issued.access_token).toMatch(/^bda_/);
-    expect(issued.refresh_token).toMatch(/^bdr_/);
-    const client = new Client({ name: 'e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-    const tools = await client.listTools();
-    expect(tools.tools.length).toBe(29);
-    const who = await client.callTool({ name: 'whoami', arguments: {} });
-    expect(who.isError).toBeFalsy();
-    expect(JSON.stringify(who.structuredContent)).toContain('alice');
+      // 3. The client exchanges the code (PKCE verifier), then works with the token.
+      await first.finishAuth(code);
+      const issued = provider.saved!;
+      expect(issued.access_token).toMatch(/^bda_/);
+      expect(issued.refresh_token).toMatch(/^bdr_/);
+      const client = new Client({ name: 'e2e', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+      const tools = await client.listTools();
+      expect(tools.tools.length).toBe(29);
+      const who = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(who.isError).toBeFalsy();
+      expect(JSON.stringify(who.structuredContent)).toContain('alice');
 
-    // 4. The access token stops working (as when it expires): the SDK refreshes on the 401 and retries.
-    provider.saved = { ...issued, access_token: `bda_${'A'.repeat(43)}` };
-    const again = await client.callTool({ name: 'whoami', arguments: {} });
-    expect(again.isError).toBeFalsy();
-    const rotated = provider.saved!;
-    expect(rotated.access_token).not.toBe(issued.access_token);
-    expect(rotated.refresh_token).not.toBe(issued.refresh_token);
+      // 4. The access token stops working (as when it expires): the SDK refreshes on the 401 and retries.
+      provider.saved = { ...issued, access_token: `bda_${'A'.repeat(43)}` };
+      const again = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(again.isError).toBeFalsy();
+      const rotated = provider.saved!;
+      expect(rotated.access_token).not.toBe(issued.access_token);
+      expect(rotated.refresh_token).not.toBe(issued.refresh_token);
 
-    // 5. Bad inputs against the real server: the code again, the old refresh token again.
-    const post = (fields: Record<string, string>) => fetch(`${base}/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
-    const clientId = provider.info!.client_id;
-    const reused = await post({ grant_type: 'refresh_token', refresh_token: issued.refresh_token!, client_id: clientId });
-    expect(reused.status).toBe(400);
-    expect(((await reused.json()) as { error: string }).error).toBe('invalid_grant');
-    const dead = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${rotated.access_token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    expect(dead.status).toBe(401);
-    expect(dead.headers.get('www-authenticate')).toBe(`Bearer realm="bindery", resource_metadata="${base}/.well-known/oauth-protected-resource", error="invalid_token"`);
-    const replay = await post({ grant_type: 'authorization_code', code, code_verifier: provider.verifier, redirect_uri: redirect, client_id: clientId });
-    expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
-    await client.close();
-  }, 60_000);
+      // 5. Bad inputs against the real server: the code again, the old refresh token again.
+      const post = (fields: Record<string, string>) =>
+        fetch(`${base}/token`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields),
+        });
+      const clientId = provider.info!.client_id;
+      const reused = await post({ grant_type: 'refresh_token', refresh_token: issued.refresh_token!, client_id: clientId });
+      expect(reused.status).toBe(400);
+      expect(((await reused.json()) as { error: string }).error).toBe('invalid_grant');
+      const dead = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${rotated.access_token}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(dead.status).toBe(401);
+      expect(dead.headers.get('www-authenticate')).toBe(
+        `Bearer realm="bindery", resource_metadata="${base}/.well-known/oauth-protected-resource", error="invalid_token"`,
+      );
+      const replay = await post({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: provider.verifier,
+        redirect_uri: redirect,
+        client_id: clientId,
+      });
+      expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
+      await client.close();
+    },
+    60_000,
+  );
 });

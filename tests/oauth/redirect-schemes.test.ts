@@ -50,7 +50,11 @@ const ACCEPTED = [
   'cursor://anysphere.cursor-mcp/oauth/callback',
 ];
 
-const registerBody = (uris: string[]) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: uris, client_name: 'Scheme test' }) });
+const registerBody = (uris: string[]) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ redirect_uris: uris, client_name: 'Scheme test' }),
+});
 
 describe('redirect URI schemes (RFC 8252 §7.1, §7.3; RFC 9700 §4.1)', () => {
   test('schemes that open a browser, run script or read files are refused, naming the field', () => {
@@ -59,7 +63,12 @@ describe('redirect URI schemes (RFC 8252 §7.1, §7.3; RFC 9700 §4.1)', () => {
   });
 
   test('POST /register refuses them with invalid_redirect_uri', async () => {
-    for (const uri of ['microsoft-edge:https://evil.example/steal', 'googlechrome://evil.example/x', 'intent://x#Intent;end', 'myapp:/cb']) {
+    for (const uri of [
+      'microsoft-edge:https://evil.example/steal',
+      'googlechrome://evil.example/x',
+      'intent://x#Intent;end',
+      'myapp:/cb',
+    ]) {
       const res = await w.fetch('/register', registerBody(['https://app.example/cb', uri]));
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: string; error_description: string };
@@ -84,9 +93,17 @@ describe('redirect URI schemes (RFC 8252 §7.1, §7.3; RFC 9700 §4.1)', () => {
 
   test('a client stored before the rule with a browser scheme gets an error page, never the consent page', async () => {
     const uri = 'microsoft-edge:https://evil.example/steal';
-    await insertOAuthClient(w.database.db, { id: 'ocl_legacyedge000001', name: 'Old', redirectUris: JSON.stringify([uri]), metadata: '{}', createdAt: Date.now() });
+    await insertOAuthClient(w.database.db, {
+      id: 'ocl_legacyedge000001',
+      name: 'Old',
+      redirectUris: JSON.stringify([uri]),
+      metadata: '{}',
+      createdAt: Date.now(),
+    });
     const { challenge } = await pkce();
-    const page = await w.fetch(`/authorize?${authorizeQuery('ocl_legacyedge000001', challenge, { redirect_uri: uri })}`, { headers: { cookie: w.cookie } });
+    const page = await w.fetch(`/authorize?${authorizeQuery('ocl_legacyedge000001', challenge, { redirect_uri: uri })}`, {
+      headers: { cookie: w.cookie },
+    });
     expect(page.status).toBe(400);
     expect(page.headers.get('location')).toBeNull();
     expect(await page.text()).not.toContain('name="decision"');

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 const reg = (body: unknown, address = '192.0.2.1') =>
-  w.fetch('/register', { method: 'POST', headers: { 'Content-Type': 'application/json', [ADDR]: address }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  w.fetch('/register', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', [ADDR]: address },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 /** The most a client can store: every field at its limit (what a flood would send). */
 const fattest = () => ({
@@ -28,7 +32,9 @@ const fattest = () => ({
 });
 
 async function storedBytes(): Promise<number> {
-  const row = await w.database.db.get<{ n: number }>(sql`SELECT coalesce(sum(length(metadata) + length(redirect_uris) + length(coalesce(name, ''))), 0) AS n FROM oauth_clients`);
+  const row = await w.database.db.get<{ n: number }>(
+    sql`SELECT coalesce(sum(length(metadata) + length(redirect_uris) + length(coalesce(name, ''))), 0) AS n FROM oauth_clients`,
+  );
   return Number(row.n);
 }
 
@@ -37,7 +43,11 @@ describe('registration limits', () => {
     const base = { redirect_uris: [REDIRECT] };
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ ...base, client_name: 'x'.repeat(101) }, 'invalid_client_metadata', /^client_name: at most 100 characters/],
-      [{ redirect_uris: Array.from({ length: 6 }, (_, i) => `https://app.example/${i}`) }, 'invalid_redirect_uri', /^redirect_uris: between 1 and 5/],
+      [
+        { redirect_uris: Array.from({ length: 6 }, (_, i) => `https://app.example/${i}`) },
+        'invalid_redirect_uri',
+        /^redirect_uris: between 1 and 5/,
+      ],
       [{ redirect_uris: [`https://app.example/${'x'.repeat(500)}`] }, 'invalid_redirect_uri', /^redirect_uris\[0\]: longer than 512/],
       [{ ...base, logo_uri: `https://app.example/${'x'.repeat(500)}` }, 'invalid_client_metadata', /^logo_uri: at most 512/],
       [{ ...base, scope: 's'.repeat(257) }, 'invalid_client_metadata', /^scope: at most 256/],
@@ -78,7 +88,9 @@ describe('a flood of registrations', () => {
   test('from 1,000 addresses at once: at most 200 pending clients are stored, the rest refused, and everyone else is served meanwhile', async () => {
     const key = await createApiKey(w.database.db, w.alice.id, Date.now());
     const flood = Array.from({ length: 1_000 }, (_, i) => reg(fattest(), `10.${(i >> 8) & 255}.${i & 255}.1`));
-    const others = Array.from({ length: 20 }, () => Promise.all([w.fetch('/healthz'), w.fetch('/api/me', { headers: { Authorization: `Bearer ${key.key}` } }), mcpStatus(w, key.key)]));
+    const others = Array.from({ length: 20 }, () =>
+      Promise.all([w.fetch('/healthz'), w.fetch('/api/me', { headers: { Authorization: `Bearer ${key.key}` } }), mcpStatus(w, key.key)]),
+    );
     const answers = await Promise.all(flood);
     for (const trio of await Promise.all(others)) expect(trio.map((r) => r.status)).toEqual([200, 200, 200]);
     const accepted = answers.filter((r) => r.status === 201).length;
@@ -86,7 +98,9 @@ describe('a flood of registrations', () => {
     expect(accepted + refused.length).toBe(1_000);
     expect(refused.length).toBeGreaterThan(0);
     expect(await errorOf(refused[0]!)).toBe('temporarily_unavailable');
-    const pending = await w.database.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM oauth_clients WHERE id NOT IN (SELECT client_id FROM oauth_codes)`);
+    const pending = await w.database.db.get<{ n: number }>(
+      sql`SELECT count(*) AS n FROM oauth_clients WHERE id NOT IN (SELECT client_id FROM oauth_codes)`,
+    );
     expect(Number(pending.n)).toBe(200);
     // Bounded on disk: 200 clients at every limit, under 8 KiB each (1.6 MB at most, was 60 MB for 2,000).
     expect(await storedBytes()).toBeLessThan(200 * 8 * 1024);
@@ -95,7 +109,9 @@ describe('a flood of registrations', () => {
   test('a client someone authorized is no longer pending and never expires; pending ones expire after a day', async () => {
     // Full: a new registration is refused until a pending client is used or expires.
     expect((await reg({ redirect_uris: [REDIRECT] }, '192.0.2.50')).status).toBe(503);
-    const ids = await w.database.db.all<{ id: string }>(sql`SELECT id FROM oauth_clients WHERE redirect_uris = ${JSON.stringify([REDIRECT])} ORDER BY created_at LIMIT 1`);
+    const ids = await w.database.db.all<{ id: string }>(
+      sql`SELECT id FROM oauth_clients WHERE redirect_uris = ${JSON.stringify([REDIRECT])} ORDER BY created_at LIMIT 1`,
+    );
     const used = ids[0]!.id;
     const t = await grant(w, used);
     expect((await reg({ redirect_uris: [REDIRECT] }, '192.0.2.51')).status).toBe(201);

@@ -59,7 +59,11 @@ describe('token reuse races (real libSQL file)', () => {
     for (let i = 0; i < RACES; i++) {
       const { verifier, challenge } = await pkce();
       const code = (await consent(w, authorizeQuery(clientId, challenge))).searchParams.get('code')!;
-      const use = () => w.fetch('/token', form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId }));
+      const use = () =>
+        w.fetch(
+          '/token',
+          form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId }),
+        );
       const answers = await Promise.all([use(), use()]);
       const bodies = (await Promise.all(answers.map((r) => r.json()))) as TokenBody[];
       expect(answers.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);

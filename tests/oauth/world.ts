@@ -34,7 +34,13 @@ export async function oauthWorld(url = ':memory:', appOptions: Omit<HttpAppOptio
   const database = createDatabase({ url: config.dbUrl });
   await migrate(database.db);
   let clock = Date.now();
-  const deps: BinderyDeps & { now: () => number } = { db: database.db, tokens: await testCounter(), config, clock: () => clock, now: () => clock };
+  const deps: BinderyDeps & { now: () => number } = {
+    db: database.db,
+    tokens: await testCounter(),
+    config,
+    clock: () => clock,
+    now: () => clock,
+  };
   const alice = await ensureCaller(deps, 'alice');
   const link = await createLoginLink(deps, alice.id);
   const session = await signIn(deps, link.url.split('/login/')[1]!);
@@ -74,13 +80,26 @@ export const form = (fields: Record<string, string>) => ({
 
 /** Registers a public client; returns its id. */
 export async function register(w: OAuthWorld, redirectUris = [REDIRECT], name = 'Test Assistant'): Promise<string> {
-  const res = await w.fetch('/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: redirectUris, client_name: name, token_endpoint_auth_method: 'none' }) });
+  const res = await w.fetch('/register', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: redirectUris, client_name: name, token_endpoint_auth_method: 'none' }),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
 }
 
 export function authorizeQuery(clientId: string, challenge: string, extra: Record<string, string> = {}): string {
-  return new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: RESOURCE, state: 'st-123', ...extra }).toString();
+  return new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource: RESOURCE,
+    state: 'st-123',
+    ...extra,
+  }).toString();
 }
 
 /** GET /authorize as signed-in alice, then POST the decision with the page's CSRF secret; returns the redirect. */
@@ -88,19 +107,40 @@ export async function consent(w: OAuthWorld, query: string, decision: 'allow' | 
   const page = await w.fetch(`/authorize?${query}`, { headers: { cookie: w.cookie } });
   expect(page.status).toBe(200);
   const html = await page.text();
-  const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"')]));
+  const fields = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1]!,
+      m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"'),
+    ]),
+  );
   expect(fields.csrf).toBeString();
-  const res = await w.fetch('/authorize', { ...form({ ...fields, decision }), headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: w.cookie, origin: BASE } });
+  const res = await w.fetch('/authorize', {
+    ...form({ ...fields, decision }),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: w.cookie, origin: BASE },
+  });
   expect(res.status).toBe(303);
   return new URL(res.headers.get('location')!);
 }
 
 /** The whole dance: a code, exchanged; returns the token response and the PKCE pair used. */
-export async function grant(w: OAuthWorld, clientId: string): Promise<{ access_token: string; refresh_token: string; expires_in: number; code: string; verifier: string }> {
+export async function grant(
+  w: OAuthWorld,
+  clientId: string,
+): Promise<{ access_token: string; refresh_token: string; expires_in: number; code: string; verifier: string }> {
   const { verifier, challenge } = await pkce();
   const back = await consent(w, authorizeQuery(clientId, challenge));
   const code = back.searchParams.get('code')!;
-  const res = await w.fetch('/token', form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: RESOURCE }));
+  const res = await w.fetch(
+    '/token',
+    form({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      resource: RESOURCE,
+    }),
+  );
   expect(res.status).toBe(200);
   return { ...((await res.json()) as { access_token: string; refresh_token: string; expires_in: number }), code, verifier };
 }
@@ -110,7 +150,12 @@ export async function mcpStatus(w: OAuthWorld, token: string): Promise<Response>
   return w.fetch('/mcp', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
 }
 

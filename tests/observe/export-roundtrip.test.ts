@@ -29,7 +29,10 @@ async function world(file: string): Promise<{ database: Database; deps: CoreDeps
   const database = createDatabase({ url });
   opened.push(database);
   await migrate(database.db);
-  return { database, deps: { db: database.db, tokens: await testCounter(), config: parseConfig({ BINDERY_DB_URL: url }), now: () => Date.now() } };
+  return {
+    database,
+    deps: { db: database.db, tokens: await testCounter(), config: parseConfig({ BINDERY_DB_URL: url }), now: () => Date.now() },
+  };
 }
 
 const rows = (database: Database) =>
@@ -41,9 +44,24 @@ describe('export → import round trip', () => {
   test('same slugs for names that slugify alike, same source and model', async () => {
     const source = await world('source.db');
     const alice = await ensureCaller(source.deps, 'alice');
-    await createBinding(source.deps, alice, { name: 'base64-js', summary: 'First.', content: 'the first one' }, { source: 'human', model: null });
-    await createBinding(source.deps, alice, { name: 'base64-js', summary: 'Second.', content: 'the second one' }, { source: 'llm', model: 'claude-test-1' });
-    await createBinding(source.deps, alice, { name: 'Base64 JS', summary: 'Third.', content: 'the third one' }, { source: 'llm', model: null });
+    await createBinding(
+      source.deps,
+      alice,
+      { name: 'base64-js', summary: 'First.', content: 'the first one' },
+      { source: 'human', model: null },
+    );
+    await createBinding(
+      source.deps,
+      alice,
+      { name: 'base64-js', summary: 'Second.', content: 'the second one' },
+      { source: 'llm', model: 'claude-test-1' },
+    );
+    await createBinding(
+      source.deps,
+      alice,
+      { name: 'Base64 JS', summary: 'Third.', content: 'the third one' },
+      { source: 'llm', model: null },
+    );
     const before = await rows(source.database);
     expect(before.map((r) => r.slug)).toEqual(['base64-js', 'base64-js-2', 'base64-js-3']);
 
@@ -55,18 +73,30 @@ describe('export → import round trip', () => {
 
     const target = await world('target.db');
     const bob = await ensureCaller(target.deps, 'alice');
-    expect(await importFolder(target.deps, bob, join(folder, 'alice'), () => {})).toEqual({ created: 3, updated: 0, unchanged: 0, skipped: 0 });
+    expect(await importFolder(target.deps, bob, join(folder, 'alice'), () => {})).toEqual({
+      created: 3,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+    });
     expect(await rows(target.database)).toEqual(before);
   });
 
   test('a slug taken in the target space by another binding: the next free one, and the import says so', async () => {
     const target = await world('taken.db');
     const alice = await ensureCaller(target.deps, 'alice');
-    await createBinding(target.deps, alice, { name: 'Base64 js 2', summary: 'Already here.', content: 'other' }, { source: 'human', model: null });
+    await createBinding(
+      target.deps,
+      alice,
+      { name: 'Base64 js 2', summary: 'Already here.', content: 'other' },
+      { source: 'human', model: null },
+    );
     const outcomes: [string, ImportOutcome][] = [];
     await importFolder(target.deps, alice, join(dir, 'out', 'alice'), (path, outcome) => outcomes.push([path, outcome]));
     const second = outcomes.find(([path]) => path === 'base64-js-2.md')![1];
-    expect(second.status === 'created' && second.warnings).toEqual(['slug base64-js-2 is taken in @alice; this binding is at base64-js-2-2']);
+    expect(second.status === 'created' && second.warnings).toEqual([
+      'slug base64-js-2 is taken in @alice; this binding is at base64-js-2-2',
+    ]);
     expect((await rows(target.database)).map((r) => r.slug)).toEqual(['base64-js', 'base64-js-2', 'base64-js-2-2', 'base64-js-3']);
   });
 });

@@ -21,16 +21,31 @@ import { cli } from '../../support/procs.ts';
 const HUMAN = { source: 'human' as const, model: null };
 const quiet = { write: () => true, isTTY: false };
 const HOSTILE: { name: string; summary: string; keyPoints: string[]; content: string }[] = [
-  { name: 'Own front matter', summary: 'Has its own.', keyPoints: ['a'], content: '---\ntitle: Mine\nbindery: export/1\nname: forged\n---\n# Body\n\ntext\n' },
+  {
+    name: 'Own front matter',
+    summary: 'Has its own.',
+    keyPoints: ['a'],
+    content: '---\ntitle: Mine\nbindery: export/1\nname: forged\n---\n# Body\n\ntext\n',
+  },
   { name: 'Dashes', summary: 'Rules everywhere.', keyPoints: [], content: '---\n---\n\n---\n...\ntext\n---' },
   { name: 'CRLF', summary: 'Windows\r\nlines', keyPoints: ['x\r\ny'], content: 'a\r\nb\r\n---\r\nc\r\n' },
-  { name: 'Unicode ☃ ✓ שלום', summary: 'Zero\u200bwidth, e\u0301, 🧪, line\u2028sep, tab\there', keyPoints: ['日本語', '🙂'], content: '# 🧪\n\nשלום עולם\u2029\nnaïve café\n' },
+  {
+    name: 'Unicode ☃ ✓ שלום',
+    summary: 'Zero\u200bwidth, e\u0301, 🧪, line\u2028sep, tab\there',
+    keyPoints: ['日本語', '🙂'],
+    content: '# 🧪\n\nשלום עולם\u2029\nnaïve café\n',
+  },
   // Content cannot be empty on any write path: a lone newline is the least there is.
   { name: 'Empty', summary: 'Nothing inside.', keyPoints: [], content: '\n' },
   { name: 'Hello World', summary: 'first', keyPoints: [], content: 'one' },
   { name: 'hello world!', summary: 'second', keyPoints: [], content: 'two' },
   { name: 'HELLO-WORLD', summary: 'third', keyPoints: [], content: 'three' },
-  { name: '  null  ', summary: 'key: value # not a comment\n---\n- item', keyPoints: ['---', ': colon', "'quoted\"", '- dash', 'yes'], content: 'no newline at end' },
+  {
+    name: '  null  ',
+    summary: 'key: value # not a comment\n---\n- item',
+    keyPoints: ['---', ': colon', '\'quoted"', '- dash', 'yes'],
+    content: 'no newline at end',
+  },
   { name: '---', summary: '...', keyPoints: ['...'], content: '---' },
   { name: 'Trailing', summary: ' spaces ', keyPoints: ['  lead'], content: '\n\n\ntrailing blank lines\n\n\n' },
 ];
@@ -125,8 +140,18 @@ describe('round trip', () => {
 
   test('importing again, into the copy or back into the original, adds no versions', async () => {
     const before = await versions();
-    expect(await importFolder(deps, alice, join(root, 'notes'), () => {}, undefined, { space: 'copy' })).toEqual({ created: 0, updated: 0, unchanged: HOSTILE.length, skipped: 0 });
-    expect(await importFolder(deps, alice, join(root, 'notes'), () => {}, undefined, { space: 'notes' })).toEqual({ created: 0, updated: 0, unchanged: HOSTILE.length, skipped: 0 });
+    expect(await importFolder(deps, alice, join(root, 'notes'), () => {}, undefined, { space: 'copy' })).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: HOSTILE.length,
+      skipped: 0,
+    });
+    expect(await importFolder(deps, alice, join(root, 'notes'), () => {}, undefined, { space: 'notes' })).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: HOSTILE.length,
+      skipped: 0,
+    });
     expect(await versions()).toBe(before);
     const orig = await current('notes');
     expect(orig.length).toBe(HOSTILE.length);
@@ -136,7 +161,12 @@ describe('round trip', () => {
     const file = join(root, 'notes', `${made[5]!.slug}.md`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('summary: first', 'summary: first, edited'));
     const before = await versions();
-    expect(await importFolder(deps, alice, join(root, 'notes'), () => {}, undefined, { space: 'notes' })).toEqual({ created: 0, updated: 1, unchanged: HOSTILE.length - 1, skipped: 0 });
+    expect(await importFolder(deps, alice, join(root, 'notes'), () => {}, undefined, { space: 'notes' })).toEqual({
+      created: 0,
+      updated: 1,
+      unchanged: HOSTILE.length - 1,
+      skipped: 0,
+    });
     expect(await versions()).toBe(before + 1);
     expect((await current('notes')).find((r) => r.id === made[5]!.id)!.summary).toBe('first, edited');
   });
@@ -146,7 +176,9 @@ describe('access', () => {
   test("another user's private space cannot be exported, and is not among theirs", async () => {
     const bob = await ensureCaller(deps, 'bob');
     const dir = mkdtempSync(join(tmpdir(), 'bindery-export-bob-'));
-    await expect(exportFolder(deps, bob, dir, { space: 'notes', sink: quiet, summarySink: quiet })).rejects.toThrow(/not found|NOT_FOUND|no space/i);
+    await expect(exportFolder(deps, bob, dir, { space: 'notes', sink: quiet, summarySink: quiet })).rejects.toThrow(
+      /not found|NOT_FOUND|no space/i,
+    );
     expect(await exportFolder(deps, bob, dir, { sink: quiet, summarySink: quiet })).toEqual({ spaces: 1, bindings: 0 });
     expect(readdirSync(dir)).toEqual(['bob']);
     rmSync(dir, { recursive: true, force: true });
@@ -170,7 +202,9 @@ describe('safe writes', () => {
     const other = mkdtempSync(join(tmpdir(), 'bindery-export-victim-'));
     const root2 = mkdtempSync(join(tmpdir(), 'bindery-export2-'));
     symlinkSync(other, join(root2, 'notes'));
-    await expect(exportFolder(deps, alice, root2, { space: 'notes', sink: quiet, summarySink: quiet })).rejects.toThrow(/not a plain folder/);
+    await expect(exportFolder(deps, alice, root2, { space: 'notes', sink: quiet, summarySink: quiet })).rejects.toThrow(
+      /not a plain folder/,
+    );
     expect(readdirSync(other)).toEqual([]);
     rmSync(other, { recursive: true, force: true });
     rmSync(root2, { recursive: true, force: true });

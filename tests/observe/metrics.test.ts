@@ -46,7 +46,12 @@ async function scrape(token = TOKEN): Promise<Response> {
 async function client(key: string): Promise<Client> {
   const c = new Client({ name: 'metrics-test', version: '1.0.0' });
   const fetchApp = (url: string | URL, init?: RequestInit) => app.fetch(new Request(url, init));
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { fetch: fetchApp as typeof fetch, requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
+      fetch: fetchApp as typeof fetch,
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
   return c;
 }
 
@@ -56,8 +61,17 @@ beforeAll(async () => {
   seed = await seedWorld(database.db, BASE);
   metrics = new Metrics();
   const storage = new AsyncLocalStorage<RequestRecord>();
-  const telemetry = createTelemetry({ metrics, scope: { run: (r, fn) => storage.run(r, fn), current: () => storage.getStore() }, writeLine: (l) => lines.push(l) });
-  const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_METRICS_TOKEN: TOKEN, BINDERY_LOG_FORMAT: 'json', BINDERY_TOOL_MODE: 'eager' });
+  const telemetry = createTelemetry({
+    metrics,
+    scope: { run: (r, fn) => storage.run(r, fn), current: () => storage.getStore() },
+    writeLine: (l) => lines.push(l),
+  });
+  const config = parseConfig({
+    BINDERY_DB_URL: ':memory:',
+    BINDERY_METRICS_TOKEN: TOKEN,
+    BINDERY_LOG_FORMAT: 'json',
+    BINDERY_TOOL_MODE: 'eager',
+  });
   app = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config, telemetry } });
 });
 
@@ -76,7 +90,12 @@ describe('GET /metrics', () => {
   });
 
   test('wrong, missing or API-key token: 401 that tells nothing more', async () => {
-    for (const headers of <Record<string, string>[]>[{ Authorization: 'Bearer wrong-token-0123456789abcdef' }, {}, { Authorization: `Bearer ${seed.aliceKey}` }, { Authorization: `Basic ${btoa(`x:${TOKEN}`)}` }]) {
+    for (const headers of <Record<string, string>[]>[
+      { Authorization: 'Bearer wrong-token-0123456789abcdef' },
+      {},
+      { Authorization: `Bearer ${seed.aliceKey}` },
+      { Authorization: `Basic ${btoa(`x:${TOKEN}`)}` },
+    ]) {
       const res = await app.fetch(new Request(`${BASE}/metrics`, { headers }));
       expect(res.status).toBe(401);
       const text = await res.text();
@@ -91,8 +110,14 @@ describe('GET /metrics', () => {
     const results = [
       await alice.callTool({ name: 'list_bindings', arguments: { limit: 5 } }),
       await alice.callTool({ name: 'get_binding', arguments: { id: 'bnd_nope000000000000' } }),
-      await alice.callTool({ name: 'create_binding', arguments: { name: 'Metrics one', content: '# One\n\nFirst body.\n', summary: 'One.' } }),
-      await alice.callTool({ name: 'create_binding', arguments: { name: 'Metrics two', content: `# Two\n\n${'words '.repeat(300)}\n`, summary: 'Two.' } }),
+      await alice.callTool({
+        name: 'create_binding',
+        arguments: { name: 'Metrics one', content: '# One\n\nFirst body.\n', summary: 'One.' },
+      }),
+      await alice.callTool({
+        name: 'create_binding',
+        arguments: { name: 'Metrics two', content: `# Two\n\n${'words '.repeat(300)}\n`, summary: 'Two.' },
+      }),
     ];
     const budgeted = await alice.callTool({ name: 'list_bindings', arguments: { tier: '2', maxTokens: 90 } });
     results.push(budgeted);
@@ -166,20 +191,44 @@ describe('JSON request log', () => {
     const shareSecret = 'shs_' + 'x'.repeat(40);
     const cookie = 'bindery_session=cookie-secret-value';
     const alice = await client(seed.aliceKey);
-    const made = await alice.callTool({ name: 'create_binding', arguments: { name: 'Log secret', content: `# Hidden\n\n${secretWord}\n`, summary: `about ${secretWord}` } });
+    const made = await alice.callTool({
+      name: 'create_binding',
+      arguments: { name: 'Log secret', content: `# Hidden\n\n${secretWord}\n`, summary: `about ${secretWord}` },
+    });
     const id = (made.structuredContent as any).binding?.id ?? (made._meta as any).context.binding.id;
-    await app.fetch(new Request(`${BASE}/api/bindings/${id}?tier=2`, { headers: { Authorization: `Bearer ${seed.aliceKey}`, Cookie: cookie } }));
+    await app.fetch(
+      new Request(`${BASE}/api/bindings/${id}?tier=2`, { headers: { Authorization: `Bearer ${seed.aliceKey}`, Cookie: cookie } }),
+    );
     await app.fetch(new Request(`${BASE}/@alice/log-secret?share=${shareSecret}`, { headers: { Cookie: cookie } }));
-    await app.fetch(new Request(`${BASE}/api/bindings`, { method: 'POST', headers: { Authorization: `Bearer ${seed.bobKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'x', content: secretWord, summary: secretWord }) }));
+    await app.fetch(
+      new Request(`${BASE}/api/bindings`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${seed.bobKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'x', content: secretWord, summary: secretWord }),
+      }),
+    );
     await app.fetch(new Request(`${BASE}/no/such/${secretWord}`));
     await app.fetch(new Request(`${BASE}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } }));
     await alice.close();
     const parsed = lines.map((l) => JSON.parse(l));
     for (const p of parsed) {
-      expect(Object.keys(p).sort()).toEqual(['level', 'method', 'ms', 'msg', 'outcome', 'requestId', 'responseTokens', 'route', 'status', 'time', 'tools']);
+      expect(Object.keys(p).sort()).toEqual([
+        'level',
+        'method',
+        'ms',
+        'msg',
+        'outcome',
+        'requestId',
+        'responseTokens',
+        'route',
+        'status',
+        'time',
+        'tools',
+      ]);
     }
     const all = lines.join('\n');
-    for (const secret of [secretWord, shareSecret, 'cookie-secret-value', seed.aliceKey, seed.bobKey, TOKEN, id, 'log-secret', '?']) expect(all).not.toContain(secret);
+    for (const secret of [secretWord, shareSecret, 'cookie-secret-value', seed.aliceKey, seed.bobKey, TOKEN, id, 'log-secret', '?'])
+      expect(all).not.toContain(secret);
     const call = parsed.find((p) => p.tools.includes('create_binding'))!;
     expect(call).toMatchObject({ method: 'POST', route: '/mcp', status: 200, outcome: 'ok' });
     expect(call.responseTokens).toBe((made._meta as any).context.response.tokens);
@@ -262,17 +311,29 @@ describe('the real server (child process)', () => {
     const { mkdtempSync: mk, rmSync: rm } = await import('node:fs');
     const { createKey, httpClient, startServer } = await import('../../support/procs.ts');
     const dir = mk(join(tmpdir(), 'bindery-jsonlog-'));
-    const env = { BINDERY_DB_URL: `file:${join(dir, 'b.db')}`, BINDERY_TOOL_MODE: 'eager', BINDERY_LOG_FORMAT: 'json', BINDERY_METRICS_TOKEN: TOKEN };
+    const env = {
+      BINDERY_DB_URL: `file:${join(dir, 'b.db')}`,
+      BINDERY_TOOL_MODE: 'eager',
+      BINDERY_LOG_FORMAT: 'json',
+      BINDERY_METRICS_TOKEN: TOKEN,
+    };
     const key = await createKey(env, 'logger');
     const server = await startServer(env);
     try {
       const secret = 'xylophone-hidden-words';
       const c = await httpClient(server.url, key);
-      const made = await c.callTool({ name: 'create_binding', arguments: { name: 'Secret plan', content: `# Plan\n\n${secret}\n`, summary: secret } });
+      const made = await c.callTool({
+        name: 'create_binding',
+        arguments: { name: 'Secret plan', content: `# Plan\n\n${secret}\n`, summary: secret },
+      });
       expect(made.isError).toBeFalsy();
       await c.callTool({ name: 'search_bindings', arguments: { query: secret } });
       await fetch(`${server.url}/@logger/secret-plan?share=shs_${'y'.repeat(40)}`, { headers: { Cookie: 'sid=cookie-secret-zz' } });
-      await fetch(`${server.url}/api/bindings`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: secret, content: secret, summary: secret }) });
+      await fetch(`${server.url}/api/bindings`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: secret, content: secret, summary: secret }),
+      });
       const scraped = await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
       expect(scraped).toContain('bindery_tool_calls_total{tool="create_binding",outcome="ok"} 1');
       expect(scraped).toContain('bindery_tool_calls_total{tool="search_bindings",outcome="ok"} 1');

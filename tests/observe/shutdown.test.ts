@@ -11,7 +11,9 @@ import { createKey, ROOT, startServer } from '../../support/procs.ts';
 
 async function stored(dbUrl: string, ids: string[]): Promise<Map<string, string>> {
   const database = createDatabase({ url: dbUrl });
-  const rows = await database.db.all<{ id: string; content: string }>(sql`SELECT b.id AS id, v.content AS content FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version WHERE b.deleted_at IS NULL`);
+  const rows = await database.db.all<{ id: string; content: string }>(
+    sql`SELECT b.id AS id, v.content AS content FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version WHERE b.deleted_at IS NULL`,
+  );
   database.close();
   const want = new Set(ids);
   return new Map(rows.filter((r) => want.has(r.id)).map((r) => [r.id, r.content]));
@@ -76,7 +78,13 @@ describe('SIGTERM', () => {
   test('stdio: requests read before SIGTERM are answered, acknowledged writes kept, exit 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bindery-sigterm-stdio-'));
     const path = join(dir, 'b.db');
-    const proc = Bun.spawn(['bun', 'adapters/stdio.ts'], { cwd: ROOT, env: { ...process.env, BINDERY_DB_URL: `file:${path}`, BINDERY_TOOL_MODE: 'eager', BINDERY_USER: 'writer' }, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+    const proc = Bun.spawn(['bun', 'adapters/stdio.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, BINDERY_DB_URL: `file:${path}`, BINDERY_TOOL_MODE: 'eager', BINDERY_USER: 'writer' },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     const send = (m: unknown) => proc.stdin.write(`${JSON.stringify(m)}\n`);
     const answers = new Map<number, { result?: { structuredContent?: { binding?: { id: string } }; isError?: boolean } }>();
     const contents = new Map<number, string>();
@@ -99,7 +107,12 @@ describe('SIGTERM', () => {
         }
       }
     })();
-    send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sigterm', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sigterm', version: '1' } },
+    });
     for (let t = 0; !answers.has(0) && t < 400; t++) await Bun.sleep(50);
     expect(answers.has(0)).toBe(true);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -107,7 +120,12 @@ describe('SIGTERM', () => {
     for (let id = 1; id <= N; id++) {
       const content = `# Stdio ${id}\n\nbody ${id}\n`;
       contents.set(id, content);
-      send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'create_binding', arguments: { name: `Stdio ${id}`, content, summary: `s${id}` } } });
+      send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'create_binding', arguments: { name: `Stdio ${id}`, content, summary: `s${id}` } },
+      });
     }
     await proc.stdin.flush();
     for (let t = 0; answers.size < 20 && t < 400; t++) await Bun.sleep(10);

@@ -75,8 +75,13 @@ async function serve(env: Record<string, string>, stateless = false): Promise<Se
   };
 }
 
-async function connect(s: Served, name = 'edges-test'): Promise<{ client: Client; transport: StreamableHTTPClientTransport; errors: Error[] }> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${s.seed.aliceKey}` } } });
+async function connect(
+  s: Served,
+  name = 'edges-test',
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport; errors: Error[] }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${s.seed.aliceKey}` } },
+  });
   const client = new Client({ name, version: '1.0.0' });
   const errors: Error[] = [];
   client.onerror = (e) => errors.push(e);
@@ -114,7 +119,10 @@ describe('cancelled and deleted requests over HTTP sessions', () => {
     abort.abort('user pressed stop');
     await expect(pending).rejects.toThrow();
     // The POST is answered (-32800) without the tool finishing: the gate is still shut.
-    await until(`the exchange to end (${session.inFlight}, ${session.watch!.open.size})`, () => session.inFlight === 0 && session.watch!.open.size === 0);
+    await until(
+      `the exchange to end (${session.inFlight}, ${session.watch!.open.size})`,
+      () => session.inFlight === 0 && session.watch!.open.size === 0,
+    );
     expect(s.gate.waiting).toBe(1);
     s.gate.release();
     await until('the aborted handler to stop', () => s.gate.waiting === 0);
@@ -132,7 +140,10 @@ describe('cancelled and deleted requests over HTTP sessions', () => {
     s.gate.shut();
     const pending = client.callTool({ name: 'create_binding', arguments: { ...good, name: 'Deleted midway' } });
     // Caught now: the call may fail while terminateSession is still awaited.
-    const failed = pending.then(() => undefined, (e: { code?: number }) => e);
+    const failed = pending.then(
+      () => undefined,
+      (e: { code?: number }) => e,
+    );
     await until('the call to reach the tool', () => s.gate.waiting === 1);
     await transport.terminateSession();
     expect(await failed).toMatchObject({ code: -32800 });
@@ -168,15 +179,31 @@ describe('tools/list_changed on the call that caused it', () => {
   };
 
   test('a client with no GET stream receives it in the search_tools response (SSE body), other calls stay JSON', async () => {
-    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const init = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     const session = init.headers.get('mcp-session-id')!;
     expect((await init.json()).result.capabilities.tools).toEqual({ listChanged: true });
     expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
     // A listed tool (lazy default: search_bindings, get_binding, search_tools) enables nothing: plain JSON.
-    const plain = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_bindings', arguments: { query: 'anything' } } }, session);
+    const plain = await rpc(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_bindings', arguments: { query: 'anything' } } },
+      session,
+    );
     expect(plain.headers.get('content-type')).toStartWith('application/json');
     expect((await plain.json()).id).toBe(2);
-    const search = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'share a binding with someone' } } }, session);
+    const search = await rpc(
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'search_tools', arguments: { query: 'share a binding with someone' } },
+      },
+      session,
+    );
     expect(search.headers.get('content-type')).toStartWith('text/event-stream');
     const events = (await search.text())
       .split('\n')

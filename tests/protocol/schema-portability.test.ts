@@ -28,7 +28,8 @@ function problems(node: unknown, path: string, out: string[]): string[] {
       }
       continue;
     }
-    if (key === 'additionalProperties' && value && typeof value === 'object' && Object.keys(value).length === 0) out.push(`${path}.additionalProperties is {}`);
+    if (key === 'additionalProperties' && value && typeof value === 'object' && Object.keys(value).length === 0)
+      out.push(`${path}.additionalProperties is {}`);
     if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
     problems(value, `${path}.${key}`, out);
   }
@@ -48,11 +49,9 @@ describe('listed schemas are portable', () => {
   });
 
   test('the walker does find both forms (it is not vacuous)', () => {
-    expect(problems({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: {} }, additionalProperties: {} }, 's', [])).toEqual([
-      's.properties.a.type is an array',
-      's.properties.b is {}',
-      's.additionalProperties is {}',
-    ]);
+    expect(problems({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: {} }, additionalProperties: {} }, 's', [])).toEqual(
+      ['s.properties.a.type is an array', 's.properties.b is {}', 's.additionalProperties is {}'],
+    );
   });
 
   test('MCP Inspector CLI --strict reports 0 warnings against the stdio server', async () => {
@@ -60,7 +59,21 @@ describe('listed schemas are portable', () => {
     try {
       const bin = join(REPO, 'node_modules', '.bin', 'mcp-inspector');
       const proc = Bun.spawn(
-        [bin, '--cli', '--strict', '--method', 'tools/list', '-e', `BINDERY_DB_URL=file:${join(dir, 'x.db')}`, '-e', 'BINDERY_TOOL_MODE=eager', '--cwd', REPO, process.execPath, 'adapters/stdio.ts'],
+        [
+          bin,
+          '--cli',
+          '--strict',
+          '--method',
+          'tools/list',
+          '-e',
+          `BINDERY_DB_URL=file:${join(dir, 'x.db')}`,
+          '-e',
+          'BINDERY_TOOL_MODE=eager',
+          '--cwd',
+          REPO,
+          process.execPath,
+          'adapters/stdio.ts',
+        ],
         { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, stdout: 'pipe', stderr: 'pipe' },
       );
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);

@@ -65,7 +65,14 @@ async function spawnStdio(protocolVersion: string): Promise<Child> {
       return code;
     },
   };
-  child.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'lines', version: '1' } } }));
+  child.send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'lines', version: '1' } },
+    }),
+  );
   expect((await child.next()).result.protocolVersion).toBe(protocolVersion);
   child.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   return child;
@@ -118,7 +125,12 @@ describe('stdio under protocol 2025-06-18', () => {
   });
 
   test('a line over 32 MiB is skipped and answered -32600 with its id; the server keeps serving', async () => {
-    const huge = JSON.stringify({ method: 'tools/call', params: { name: 'create_binding', arguments: { name: 'x', summary: 's', content: 'a'.repeat(33 * 2 ** 20) } }, jsonrpc: '2.0', id: 99 });
+    const huge = JSON.stringify({
+      method: 'tools/call',
+      params: { name: 'create_binding', arguments: { name: 'x', summary: 's', content: 'a'.repeat(33 * 2 ** 20) } },
+      jsonrpc: '2.0',
+      id: 99,
+    });
     c.send(huge);
     expect(await c.next()).toMatchObject({ id: 99, error: { code: -32600, message: expect.stringContaining('over the') } });
     c.send(ping(8));
@@ -134,7 +146,9 @@ describe('stdio under protocol 2025-03-26', () => {
   afterAll(() => c.close());
 
   test('a batch is answered as one array; [] is still -32600', async () => {
-    c.send(`[${ping('a')},${JSON.stringify({ jsonrpc: '2.0', id: 'b', method: 'tools/list' })},{"jsonrpc":"2.0","method":"notifications/initialized"}]`);
+    c.send(
+      `[${ping('a')},${JSON.stringify({ jsonrpc: '2.0', id: 'b', method: 'tools/list' })},{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+    );
     const answer = await c.next();
     expect(Array.isArray(answer)).toBe(true);
     expect(answer.map((m: { id: string }) => m.id).sort()).toEqual(['a', 'b']);

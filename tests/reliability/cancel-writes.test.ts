@@ -46,7 +46,12 @@ describe('cancelled writes', () => {
       if ('id' in m && typeof m.id === 'number') answers.set(m.id, m);
     };
     await client.start();
-    await client.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'canceller', version: '1' } } });
+    await client.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'canceller', version: '1' } },
+    });
     while (!answers.has(0)) await yieldOnce();
     await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
@@ -61,7 +66,15 @@ describe('cancelled writes', () => {
       }
     };
     for (let id = 1; id <= WRITES; id++) {
-      await client.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'create_binding', arguments: { name: `Write ${id}`, summary: 'Cancelled at random.', content: `# Write ${id}\n\nbody` } } });
+      await client.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'create_binding',
+          arguments: { name: `Write ${id}`, summary: 'Cancelled at random.', content: `# Write ${id}\n\nbody` },
+        },
+      });
       for (let n = Math.floor(Math.random() * 10); n > 0; n--) await yieldOnce();
       await client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } });
       await settled(id);
@@ -74,7 +87,10 @@ describe('cancelled writes', () => {
       const answer = answers.get(id) as { result?: { isError?: boolean } } | undefined;
       const result = answer?.result !== undefined && !answer.result.isError;
       if (result) answered++;
-      if (result !== written.has(`Write ${id}`)) broken.push(`write ${id}: ${result ? 'answered with a result' : 'answered as cancelled'} but ${written.has(`Write ${id}`) ? 'written' : 'not written'}`);
+      if (result !== written.has(`Write ${id}`))
+        broken.push(
+          `write ${id}: ${result ? 'answered with a result' : 'answered as cancelled'} but ${written.has(`Write ${id}`) ? 'written' : 'not written'}`,
+        );
     }
     expect(broken).toEqual([]);
     // The race is real: some calls were cancelled in time and some committed first.
@@ -91,9 +107,26 @@ describe('cancelled writes', () => {
     const alice = await ensureCaller(deps, 'alice');
     const key = (await createApiKey(database.db, alice.id, Date.now())).key;
     const app = createHttpApp({ deps });
-    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' };
-    const post = (body: unknown, sid?: string) => app.fetch(new Request('http://localhost:8787/mcp', { method: 'POST', headers: sid ? { ...headers, 'Mcp-Session-Id': sid } : headers, body: JSON.stringify(body) }));
-    const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'canceller', version: '1' } } });
+    const headers = {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-06-18',
+    };
+    const post = (body: unknown, sid?: string) =>
+      app.fetch(
+        new Request('http://localhost:8787/mcp', {
+          method: 'POST',
+          headers: sid ? { ...headers, 'Mcp-Session-Id': sid } : headers,
+          body: JSON.stringify(body),
+        }),
+      );
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'canceller', version: '1' } },
+    });
     const sid = init.headers.get('mcp-session-id')!;
     await init.text();
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sid)).text();
@@ -101,15 +134,30 @@ describe('cancelled writes', () => {
     const broken: string[] = [];
     let answered = 0;
     for (let id = 1; id <= WRITES; id++) {
-      const reply = post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'create_binding', arguments: { name: `Write ${id}`, summary: 'Cancelled at random.', content: `# Write ${id}\n\nbody` } } }, sid).then((r) => r.json());
+      const reply = post(
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            name: 'create_binding',
+            arguments: { name: `Write ${id}`, summary: 'Cancelled at random.', content: `# Write ${id}\n\nbody` },
+          },
+        },
+        sid,
+      ).then((r) => r.json());
       for (let n = Math.floor(Math.random() * 10); n > 0; n--) await yieldOnce();
       await (await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }, sid)).text();
       const answer = (await reply) as { result?: { isError?: boolean }; error?: { code: number } };
       const result = answer.result !== undefined && !answer.result.isError;
       if (result) answered++;
       else expect(answer.error?.code).toBe(-32800);
-      const written = Number((await database.client.execute({ sql: 'SELECT count(*) FROM versions WHERE name = ?', args: [`Write ${id}`] })).rows[0]![0]) > 0;
-      if (result !== written) broken.push(`write ${id}: ${result ? 'answered with a result' : 'answered -32800'} but ${written ? 'written' : 'not written'}`);
+      const written =
+        Number(
+          (await database.client.execute({ sql: 'SELECT count(*) FROM versions WHERE name = ?', args: [`Write ${id}`] })).rows[0]![0],
+        ) > 0;
+      if (result !== written)
+        broken.push(`write ${id}: ${result ? 'answered with a result' : 'answered -32800'} but ${written ? 'written' : 'not written'}`);
     }
     expect(broken).toEqual([]);
     expect(answered).toBeGreaterThan(0);

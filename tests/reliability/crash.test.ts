@@ -16,15 +16,21 @@ async function checkConsistent(url: string): Promise<{ live: number }> {
   const q = async (sql: string) => (await d.client.execute(sql)).rows as unknown as Record<string, unknown>[];
   expect((await q('PRAGMA integrity_check'))[0]![Object.keys((await q('PRAGMA integrity_check'))[0]!)[0]!]).toBe('ok');
   // Every binding's current version exists, and its versions are exactly 1..current.
-  expect(await q(`SELECT b.id FROM bindings b WHERE (SELECT count(*) FROM versions v WHERE v.binding_id = b.id) != b.current_version
-      OR NOT EXISTS (SELECT 1 FROM versions v WHERE v.binding_id = b.id AND v.number = b.current_version)`)).toEqual([]);
+  expect(
+    await q(`SELECT b.id FROM bindings b WHERE (SELECT count(*) FROM versions v WHERE v.binding_id = b.id) != b.current_version
+      OR NOT EXISTS (SELECT 1 FROM versions v WHERE v.binding_id = b.id AND v.number = b.current_version)`),
+  ).toEqual([]);
   // The full-text index holds exactly the live bindings, each with its current content.
   const live = Number((await q('SELECT count(*) AS n FROM bindings WHERE deleted_at IS NULL'))[0]!.n);
   expect(Number((await q('SELECT count(*) AS n FROM bindings_fts'))[0]!.n)).toBe(live);
   // The index is contentless (no text to compare): its rows are exactly the live bindings' rowids
   // (tests/reliability/races.test.ts checks that a row holds the current version's words).
-  expect(await q(`SELECT b.id FROM bindings b LEFT JOIN bindings_fts f ON f.rowid = b.rowid WHERE b.deleted_at IS NULL AND f.rowid IS NULL`)).toEqual([]);
-  expect(await q(`SELECT f.rowid FROM bindings_fts f LEFT JOIN bindings b ON b.rowid = f.rowid AND b.deleted_at IS NULL WHERE b.rowid IS NULL`)).toEqual([]);
+  expect(
+    await q(`SELECT b.id FROM bindings b LEFT JOIN bindings_fts f ON f.rowid = b.rowid WHERE b.deleted_at IS NULL AND f.rowid IS NULL`),
+  ).toEqual([]);
+  expect(
+    await q(`SELECT f.rowid FROM bindings_fts f LEFT JOIN bindings b ON b.rowid = f.rowid AND b.deleted_at IS NULL WHERE b.rowid IS NULL`),
+  ).toEqual([]);
   d.close();
   return { live };
 }
@@ -82,7 +88,9 @@ describe('kill -9', () => {
     await checkConsistent(url);
     const d = createDatabase({ url });
     for (const a of acknowledged) {
-      const rows = (await d.client.execute({ sql: 'SELECT v.content FROM versions v WHERE v.binding_id = ? AND v.number = 1', args: [a.id] })).rows;
+      const rows = (
+        await d.client.execute({ sql: 'SELECT v.content FROM versions v WHERE v.binding_id = ? AND v.number = 1', args: [a.id] })
+      ).rows;
       expect(rows[0]?.content).toBe(a.content);
     }
     d.close();

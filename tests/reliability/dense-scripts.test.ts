@@ -98,7 +98,13 @@ async function readEveryTier(client: Client, id: string, fields: ReturnType<type
 
   const t15 = await readPages(client, { id, tier: '1.5' }, cap);
   // Everything after the card on each page (the card repeats on every page), lines joined back.
-  const rest = t15.map((r) => textOf(r).slice(head.length).replace(/^Page \d+ of \d+.*\n$/m, '')).join('');
+  const rest = t15
+    .map((r) =>
+      textOf(r)
+        .slice(head.length)
+        .replace(/^Page \d+ of \d+.*\n$/m, ''),
+    )
+    .join('');
   const flat = (head + rest).replace(/\n/g, '');
   for (const k of fields.keyPoints) expect(flat).toContain(oneLine(k));
   expect(flat).toContain(oneLine(fields.name));
@@ -127,7 +133,12 @@ for (const cap of [1000, 25000]) {
     for (const name of Object.keys(SCRIPTS)) {
       test(`${name}: accepted; the card is within ${HEAD_TOKEN_BOUND} tokens and every tier reads back whole`, async () => {
         const fields = maximal(name);
-        expect([fields.name.length, fields.summary.length, fields.model.length, ...fields.keyPoints.map((k) => k.length)]).toEqual([200, 600, 120, ...Array(8).fill(160)]);
+        expect([fields.name.length, fields.summary.length, fields.model.length, ...fields.keyPoints.map((k) => k.length)]).toEqual([
+          200,
+          600,
+          120,
+          ...Array(8).fill(160),
+        ]);
         const made = await call(client, 'create_binding', fields);
         expect(made.isError).toBeFalsy();
         const id = (made.structuredContent as any).binding.id as string;
@@ -164,7 +175,10 @@ for (const cap of [1000, 25000]) {
 
 describe('a write that could never be read is refused, and nothing is written', () => {
   test('fixed card lines past the bound (a huge BINDERY_PUBLIC_URL) refuse every write with the field and the rule', async () => {
-    const world = await createTestWorld({ BINDERY_PUBLIC_URL: `https://kb.example.org/${script('yi', 400)}`, BINDERY_MAX_RESPONSE_TOKENS: '1000' });
+    const world = await createTestWorld({
+      BINDERY_PUBLIC_URL: `https://kb.example.org/${script('yi', 400)}`,
+      BINDERY_MAX_RESPONSE_TOKENS: '1000',
+    });
     const client = await world.connect('refused');
     const r = await call(client, 'create_binding', { name: 'N', summary: 'S', content: 'c' });
     expect(r.isError).toBe(true);
@@ -177,9 +191,22 @@ describe('a write that could never be read is refused, and nothing is written', 
 
 describe('the card cut (pure): any script, both tokenizers', () => {
   const ranges: [number, number][] = [
-    [0x20, 0x7e], [0xc0, 0x24f], [0x300, 0x36f], [0x400, 0x4ff], [0x600, 0x6ff], [0x900, 0x97f], [0xe00, 0xe7f],
-    [0x1100, 0x11ff], [0x2800, 0x28ff], [0x3040, 0x30ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa48c],
-    [0xac00, 0xd7a3], [0x1f300, 0x1f6ff], [0x20000, 0x2a6df],
+    [0x20, 0x7e],
+    [0xc0, 0x24f],
+    [0x300, 0x36f],
+    [0x400, 0x4ff],
+    [0x600, 0x6ff],
+    [0x900, 0x97f],
+    [0xe00, 0xe7f],
+    [0x1100, 0x11ff],
+    [0x2800, 0x28ff],
+    [0x3040, 0x30ff],
+    [0x3400, 0x4dbf],
+    [0x4e00, 0x9fff],
+    [0xa000, 0xa48c],
+    [0xac00, 0xd7a3],
+    [0x1f300, 0x1f6ff],
+    [0x20000, 0x2a6df],
   ];
   const char = fc.oneof(
     fc.constantFrom(...ranges).chain(([lo, hi]) => fc.integer({ min: lo, max: hi }).map((cp) => String.fromCodePoint(cp))),
@@ -211,9 +238,21 @@ describe('the card cut (pure): any script, both tokenizers', () => {
       fc.assert(
         fc.property(input, (x) => {
           const facts: VersionFacts = {
-            bindingId: 'bnd_0123456789abcdef', spaceSlug: 'a-space-slug-of-forty-characters-exactly', bindingSlug: 'untitled', number: 12,
-            name: x.name, summary: x.summary, keyPoints: x.keyPoints, contentTokenCount: 1_234_567, summaryTokenCount: 1,
-            contentPreview: x.preview, contentChars: 100_000, fence: '0123456789ab', source: 'llm', model: x.model, createdAt: 0,
+            bindingId: 'bnd_0123456789abcdef',
+            spaceSlug: 'a-space-slug-of-forty-characters-exactly',
+            bindingSlug: 'untitled',
+            number: 12,
+            name: x.name,
+            summary: x.summary,
+            keyPoints: x.keyPoints,
+            contentTokenCount: 1_234_567,
+            summaryTokenCount: 1,
+            contentPreview: x.preview,
+            contentChars: 100_000,
+            fence: '0123456789ab',
+            source: 'llm',
+            model: x.model,
+            createdAt: 0,
           };
           const blocks = countBlocks(facts, x.preview, 'https://kb.example-company.com/some/path', tokens);
           expect(blocks.headBlockTokens).toBeLessThanOrEqual(HEAD_TOKEN_BOUND);
@@ -234,9 +273,22 @@ describe('the card cut (pure): any script, both tokenizers', () => {
 
   test('rows written before the cut existed (headCut "") still render by the character rule', () => {
     const facts: VersionFacts & { headCut: string } = {
-      bindingId: 'bnd_0123456789abcdef', spaceSlug: 's', bindingSlug: 'b', number: 1, name: 'Old row', summary: 'x'.repeat(600),
-      keyPoints: Array.from({ length: 8 }, (_, i) => `${i}`.repeat(160)), contentTokenCount: 1, summaryTokenCount: 1, contentPreview: 'p',
-      contentChars: 1, fence: '0123456789ab', source: 'human', model: null, createdAt: 0, headCut: '',
+      bindingId: 'bnd_0123456789abcdef',
+      spaceSlug: 's',
+      bindingSlug: 'b',
+      number: 1,
+      name: 'Old row',
+      summary: 'x'.repeat(600),
+      keyPoints: Array.from({ length: 8 }, (_, i) => `${i}`.repeat(160)),
+      contentTokenCount: 1,
+      summaryTokenCount: 1,
+      contentPreview: 'p',
+      contentChars: 1,
+      fence: '0123456789ab',
+      source: 'human',
+      model: null,
+      createdAt: 0,
+      headCut: '',
     };
     const head = renderHead(facts, 'http://x');
     // 7 + 600 + 160 + 160 + 160 = 1087 characters: three key points fit in 1100, five move on.
@@ -249,8 +301,21 @@ describe('the card cut (pure): any script, both tokenizers', () => {
     await tokens.load();
     for (const summary of ['\u1100'.repeat(600), `a${'\u0301\u0316'.repeat(299)}`]) {
       const facts: VersionFacts = {
-        bindingId: 'bnd_0123456789abcdef', spaceSlug: 's', bindingSlug: 'b', number: 1, name: 'N', summary, keyPoints: [],
-        contentTokenCount: 1, summaryTokenCount: 1, contentPreview: 'p', contentChars: 1, fence: '0123456789ab', source: 'human', model: null, createdAt: 0,
+        bindingId: 'bnd_0123456789abcdef',
+        spaceSlug: 's',
+        bindingSlug: 'b',
+        number: 1,
+        name: 'N',
+        summary,
+        keyPoints: [],
+        contentTokenCount: 1,
+        summaryTokenCount: 1,
+        contentPreview: 'p',
+        contentChars: 1,
+        fence: '0123456789ab',
+        source: 'human',
+        model: null,
+        createdAt: 0,
       };
       const blocks = countBlocks(facts, 'p', 'http://x', tokens);
       expect(blocks.headBlockTokens).toBeLessThanOrEqual(HEAD_TOKEN_BOUND);

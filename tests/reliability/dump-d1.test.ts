@@ -51,7 +51,12 @@ beforeAll(async () => {
   for await (const chunk of dumpSql(source.client)) text += chunk;
   source.close();
   const { Miniflare } = await import('miniflare');
-  const instance = new Miniflare({ modules: true, script: 'export default { fetch: () => new Response() }', d1Databases: ['DB'], compatibilityDate: '2025-09-01' });
+  const instance = new Miniflare({
+    modules: true,
+    script: 'export default { fetch: () => new Response() }',
+    d1Databases: ['DB'],
+    compatibilityDate: '2025-09-01',
+  });
   mf = instance;
   d1 = (await instance.getD1Database('DB')) as never;
 }, 60_000);
@@ -80,10 +85,22 @@ describe('dump --sql on D1', () => {
         requestInit: { headers: { Authorization: `Bearer ${world.key}` } },
       }),
     );
-    const mine = [...(await ok(client, 'list_bindings', { space: '@alice', limit: 50 })).results, ...(await ok(client, 'list_bindings', { space: '@team-docs', limit: 50 })).results];
-    expect(mine.map((b: { name: string }) => b.name).sort()).toEqual(['Fixture note 1', 'Fixture note 2', 'Fixture note 3', 'Fixture note 4', 'Fixture note 5', 'Long document']);
+    const mine = [
+      ...(await ok(client, 'list_bindings', { space: '@alice', limit: 50 })).results,
+      ...(await ok(client, 'list_bindings', { space: '@team-docs', limit: 50 })).results,
+    ];
+    expect(mine.map((b: { name: string }) => b.name).sort()).toEqual([
+      'Fixture note 1',
+      'Fixture note 2',
+      'Fixture note 3',
+      'Fixture note 4',
+      'Fixture note 5',
+      'Long document',
+    ]);
     // The long text (dozens of appended chunks) is whole: its exact count, a section, the stored row.
-    expect((await ok(client, 'get_binding', { id: world.longId, tier: '1' })).binding.contentTokenCount).toBe(await independentCount(LONG_CONTENT));
+    expect((await ok(client, 'get_binding', { id: world.longId, tier: '1' })).binding.contentTokenCount).toBe(
+      await independentCount(LONG_CONTENT),
+    );
     expect((await ok(client, 'get_binding', { id: world.longId, section: 'part-899' })).binding.section.content).toStartWith('## Part 899');
     const stored = await db.all<{ content: string }>(`SELECT content FROM versions WHERE binding_id = '${world.longId}'` as never);
     expect(stored[0]!.content).toBe(LONG_CONTENT);
@@ -93,7 +110,9 @@ describe('dump --sql on D1', () => {
     const sets = (await ok(client, 'list_sets', {})).sets;
     expect((await ok(client, 'get_set', { id: sets[0].id })).items.filter((i: { pinned: boolean }) => i.pinned)).toHaveLength(1);
     // The index was written by the SQL itself: search answers at once, headings included.
-    expect((await ok(client, 'search_bindings', { query: 'zebra' })).results.map((r: { name: string }) => r.name)).toContain('Long document');
+    expect((await ok(client, 'search_bindings', { query: 'zebra' })).results.map((r: { name: string }) => r.name)).toContain(
+      'Long document',
+    );
     expect((await ok(client, 'search_bindings', { query: 'Second version' })).results.map((r: { id: string }) => r.id)).toContain(first.id);
     const fts = (await db.all<{ n: number }>(`SELECT count(*) AS n FROM bindings_fts` as never))[0]!;
     expect(Number(fts.n)).toBe(6);

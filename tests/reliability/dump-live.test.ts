@@ -22,13 +22,17 @@ test('a dump taken while a server writes is a consistent snapshot and restores w
   const writer = async (w: number) => {
     const client = await httpClient(server.url, key, `writer-${w}`);
     for (let i = 0; !stop; i++) {
-      const created = await client.callTool({ name: 'create_binding', arguments: { name: `live w${w} n${i}`, content: `# n${i}\n\nbody ${i}\n`, summary: 's' } });
+      const created = await client.callTool({
+        name: 'create_binding',
+        arguments: { name: `live w${w} n${i}`, content: `# n${i}\n\nbody ${i}\n`, summary: 's' },
+      });
       if (created.isError) failures++;
       else {
         written++;
         const id = (created.structuredContent as { binding: { id: string } }).binding.id;
         // A second version, so a torn read would show a binding whose versions do not match it.
-        if ((await client.callTool({ name: 'update_binding', arguments: { id, content: `# n${i}\n\nv2\n`, expectedVersion: 1 } })).isError) failures++;
+        if ((await client.callTool({ name: 'update_binding', arguments: { id, content: `# n${i}\n\nv2\n`, expectedVersion: 1 } })).isError)
+          failures++;
       }
     }
     await client.close();
@@ -55,14 +59,19 @@ test('a dump taken while a server writes is a consistent snapshot and restores w
     const v = JSON.parse(line);
     if (!Array.isArray(v)) [table, columns] = [v.table, v.columns];
     else if (table === 'bindings') current.set(v[columns.indexOf('id')], v[columns.indexOf('current_version')]);
-    else if (table === 'versions') versions.set(v[columns.indexOf('binding_id')], [...(versions.get(v[columns.indexOf('binding_id')]) ?? []), v[columns.indexOf('number')]]);
+    else if (table === 'versions')
+      versions.set(v[columns.indexOf('binding_id')], [
+        ...(versions.get(v[columns.indexOf('binding_id')]) ?? []),
+        v[columns.indexOf('number')],
+      ]);
   }
   expect(current.size).toBe(trailer.rows.bindings);
   expect(current.size).toBeGreaterThan(300);
   // Writes went on after the snapshot was taken (the dump did not stop them).
   const after = await cli(['dump', '-'], env);
   expect(JSON.parse(after.stdout.trim().split('\n').at(-1)!).rows.bindings).toBeGreaterThan(current.size);
-  for (const [id, n] of current) expect([...(versions.get(id) ?? [])].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  for (const [id, n] of current)
+    expect([...(versions.get(id) ?? [])].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
 
   const target = { BINDERY_DB_URL: `file:${join(dir, 'restored.db')}` };
   expect((await cli(['restore', file], target)).code).toBe(0);

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDatabase } from '../../db/index.ts';
-import { cli, cliChild, createKey, httpClient, independentCount, parts, startServer, writeCorpus, type ServerProc } from '../../support/procs.ts';
+import {
+  cli,
+  cliChild,
+  createKey,
+  httpClient,
+  independentCount,
+  parts,
+  startServer,
+  writeCorpus,
+  type ServerProc,
+} from '../../support/procs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bindery-multi-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,7 +59,11 @@ describe('one database, many processes', () => {
         const r = mine
           ? i % 3 === 0
             ? await callOk(client, 'update_binding', { id: mine, content: `# w${w}\n\nrevision ${i}\n`, expectedVersion: version })
-            : await callOk(client, i % 3 === 1 ? 'get_binding' : 'search_bindings', i % 3 === 1 ? { id: mine, tier: '2' } : { query: `worker ${w}` })
+            : await callOk(
+                client,
+                i % 3 === 1 ? 'get_binding' : 'search_bindings',
+                i % 3 === 1 ? { id: mine, tier: '2' } : { query: `worker ${w}` },
+              )
           : await callOk(client, 'create_binding', { name: `worker ${w}`, content: `# w${w}\n`, summary: `Worker ${w}.` });
         calls++;
         if (r.isError) errors.push(`${w}: ${(r.content[0] as { text: string }).text.slice(0, 200)}`);
@@ -72,7 +86,11 @@ describe('one database, many processes', () => {
     expect(server.stderr()).not.toMatch(/SQLITE_BUSY|error:/);
 
     const check = createDatabase({ url: db });
-    const bob = (await check.client.execute("SELECT count(*) AS n FROM bindings JOIN spaces ON spaces.id = bindings.space_id WHERE spaces.slug = 'bob'")).rows[0]!;
+    const bob = (
+      await check.client.execute(
+        "SELECT count(*) AS n FROM bindings JOIN spaces ON spaces.id = bindings.space_id WHERE spaces.slug = 'bob'",
+      )
+    ).rows[0]!;
     expect(Number(bob.n)).toBe(FILES);
     expect((await check.client.execute('PRAGMA integrity_check')).rows[0]![0]).toBe('ok');
     check.close();
@@ -87,7 +105,12 @@ describe('one database, many processes', () => {
       const client = await httpClient(srv.url, key);
       const ids: string[] = [];
       for (let i = 0; i < 30; i++) {
-        const r = await callOk(client, 'create_binding', { name: `doc ${i}`, content: `# Doc ${i}\n\n${'A paragraph of words. '.repeat(20 + i)}\n`, summary: `Document ${i}, a test of budgets.`, keyPoints: ['one', 'two'] });
+        const r = await callOk(client, 'create_binding', {
+          name: `doc ${i}`,
+          content: `# Doc ${i}\n\n${'A paragraph of words. '.repeat(20 + i)}\n`,
+          summary: `Document ${i}, a test of budgets.`,
+          keyPoints: ['one', 'two'],
+        });
         ids.push((r.structuredContent as { binding: { id: string } }).binding.id);
       }
       const set = (await callOk(client, 'create_set', { name: 'budget', bindingIds: ids })).structuredContent as { set: { id: string } };
@@ -108,7 +131,11 @@ describe('one database, many processes', () => {
       };
       await exact();
       // Any command with other settings: it reads, and rewrites nothing the server relies on.
-      const other = { ...env, BINDERY_PUBLIC_URL: 'https://a-much-longer-public-address.example.org/knowledge/base', BINDERY_TOKENIZER: 'cl100k_base' };
+      const other = {
+        ...env,
+        BINDERY_PUBLIC_URL: 'https://a-much-longer-public-address.example.org/knowledge/base',
+        BINDERY_TOKENIZER: 'cl100k_base',
+      };
       const before = await keysOf(db);
       expect((await cli(['keys', 'list'], other)).code).toBe(0);
       expect(await keysOf(db)).toEqual(before);
@@ -139,10 +166,16 @@ describe('one database, many processes', () => {
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) {
         const body = `# Fuzz ${i}\n\n${'Ünïcode, 日本語, emoji 🦓 and words. '.repeat(5 + ((i * 7) % 60))}\n`;
-        const r = await callOk(client, 'create_binding', { name: `fuzz ${i}`, content: body, summary: `Fuzz document ${i}.`, keyPoints: [`kp ${i}`] });
+        const r = await callOk(client, 'create_binding', {
+          name: `fuzz ${i}`,
+          content: body,
+          summary: `Fuzz document ${i}.`,
+          keyPoints: [`kp ${i}`],
+        });
         ids.push((r.structuredContent as { binding: { id: string } }).binding.id);
       }
-      const set = ((await callOk(client, 'create_set', { name: 'fuzz', bindingIds: ids })).structuredContent as { set: { id: string } }).set.id;
+      const set = ((await callOk(client, 'create_set', { name: 'fuzz', bindingIds: ids })).structuredContent as { set: { id: string } }).set
+        .id;
       let beside = true;
       // Beside the server: upkeep under other settings, and an import writing with them, in turns.
       const others = (async () => {

@@ -32,7 +32,12 @@ beforeAll(async () => {
   w = await httpWorld();
   const space = await createSpace(w.deps, w.bob, { slug: 'bob-pub', name: 'Bob public', visibility: 'public' });
   const make = async (key: string, content: string) => {
-    const row = await createBinding(w.deps, w.bob, { space: space.slug, name: `Hostile ${key}`, content, summary: `A ${key} document.` }, HUMAN);
+    const row = await createBinding(
+      w.deps,
+      w.bob,
+      { space: space.slug, name: `Hostile ${key}`, content, summary: `A ${key} document.` },
+      HUMAN,
+    );
     slugs[key] = row.bindingSlug;
     return row.bindingId;
   };
@@ -48,7 +53,9 @@ describe('public pages', () => {
     const path = `/@bob-pub/${slugs['1mb']}`;
     const first = await cost(async () => (await w.get(path)).text());
     const second = await cost(async () => (await w.get(path)).text());
-    console.log(`1 MB pathological page: first GET ${first.cpuMs.toFixed(1)} ms CPU (${first.wallMs.toFixed(1)} ms wall), second GET ${second.cpuMs.toFixed(1)} ms CPU (${second.wallMs.toFixed(1)} ms wall)`);
+    console.log(
+      `1 MB pathological page: first GET ${first.cpuMs.toFixed(1)} ms CPU (${first.wallMs.toFixed(1)} ms wall), second GET ${second.cpuMs.toFixed(1)} ms CPU (${second.wallMs.toFixed(1)} ms wall)`,
+    );
     expect(first.value).toContain('shown as plain text');
     expect(first.value).toContain('![![');
     expect(second.value).toBe(first.value);

@@ -57,7 +57,9 @@ test('their timings match (interleaved, medians within a loose bound)', async ()
   const skip = 100; // warm-up
   const mp = median(times.private.slice(skip)) * 1000;
   const mm = median(times.missing.slice(skip)) * 1000;
-  console.log(`anonymous 404 medians over ${rounds - skip} rounds: private ${mp.toFixed(1)} µs, missing ${mm.toFixed(1)} µs (difference ${(mp - mm).toFixed(1)} µs)`);
+  console.log(
+    `anonymous 404 medians over ${rounds - skip} rounds: private ${mp.toFixed(1)} µs, missing ${mm.toFixed(1)} µs (difference ${(mp - mm).toFixed(1)} µs)`,
+  );
   // The leak was ~150 µs on a ~300 µs request; the same work leaves noise, a few µs either way.
   expect(Math.abs(mp - mm)).toBeLessThan(Math.max(40, 0.15 * Math.min(mp, mm)));
 }, 60_000);

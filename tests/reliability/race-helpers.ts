@@ -14,7 +14,7 @@ import { createTestWorld, testCounter, type TestWorld } from '../helpers.ts';
 /** The error code of a tool result (`_meta.context.error.code`), or `OK`. */
 export function codeOf(result: CallToolResult): string {
   if (!result.isError) return 'OK';
-  return ((result._meta as { context: { error: { code: string } } }).context.error.code);
+  return (result._meta as { context: { error: { code: string } } }).context.error.code;
 }
 
 /** Runs `fn` after `ticks` turns of the event loop, so racing calls start in varied orders. */

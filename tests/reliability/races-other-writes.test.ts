@@ -13,7 +13,6 @@ import { deleteBinding } from '../../core/services/bindings.ts';
 import { importDocument } from '../../core/services/import.ts';
 import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers.ts';
 
-
 describe('spaces and users', () => {
   test('create_space with one slug at once: one OK, the others CONFLICT naming slug', async () => {
     const w = await world();
@@ -29,7 +28,11 @@ describe('spaces and users', () => {
   test('ensureCaller for a new handle from many requests at once: one user, one personal space', async () => {
     const w = await world();
     const deps = { db: w.db, now: () => Date.now() };
-    const callers = await Promise.all(range(12).map((i) => (i % 2 ? after(i % 3, () => ensureCaller(deps, 'newbie')) : afterMicrotasks(i, () => ensureCaller(deps, 'newbie')))));
+    const callers = await Promise.all(
+      range(12).map((i) =>
+        i % 2 ? after(i % 3, () => ensureCaller(deps, 'newbie')) : afterMicrotasks(i, () => ensureCaller(deps, 'newbie')),
+      ),
+    );
     expect(new Set(callers.map((c) => c.id)).size).toBe(1);
     expect(await countOf(w.db, sql`SELECT count(*) AS n FROM users WHERE handle = 'newbie'`)).toBe(1);
     expect(await countOf(w.db, sql`SELECT count(*) AS n FROM spaces WHERE owner_id = ${callers[0]!.id} AND personal = 1`)).toBe(1);
@@ -44,7 +47,10 @@ describe('spaces and users', () => {
     // Microtask offsets put the team space's insert between the user's slug choice and its write.
     for (const i of range(40)) {
       const handle = `late${i}`;
-      const [team, caller] = await Promise.all([afterMicrotasks(i, () => createSpace(deps, owner, { slug: handle, name: 'Team' }).catch((e: Error) => e)), ensureCaller(deps, handle)]);
+      const [team, caller] = await Promise.all([
+        afterMicrotasks(i, () => createSpace(deps, owner, { slug: handle, name: 'Team' }).catch((e: Error) => e)),
+        ensureCaller(deps, handle),
+      ]);
       if (!(team instanceof Error)) teamFirst++;
       else expect(team.message).toContain(`slug: @${handle} is taken`);
       const personal = await w.db.all<{ slug: string }>(sql`SELECT slug FROM spaces WHERE owner_id = ${caller.id} AND personal = 1`);
@@ -62,18 +68,22 @@ describe('spaces and users', () => {
     expect(new Set(callers.map((c) => c.id)).size).toBe(1);
     expect(await countOf(w.dbs[0], sql`SELECT count(*) AS n FROM spaces WHERE owner_id = ${callers[0]!.id} AND personal = 1`)).toBe(1);
     const [a, b] = [await w.connect(0, 'ann'), await w.connect(1, 'ben')];
-    const codes = (await Promise.all(range(6).map((i) => call(i % 2 ? b : a, 'create_space', { slug: 'shared-x', name: 'X' })))).map(codeOf);
+    const codes = (await Promise.all(range(6).map((i) => call(i % 2 ? b : a, 'create_space', { slug: 'shared-x', name: 'X' })))).map(
+      codeOf,
+    );
     expect(codes.filter((c) => c === 'OK')).toHaveLength(1);
     expect(codes.filter((c) => c === 'CONFLICT')).toHaveLength(5);
   });
 
   test('keys: creates for a new handle at once all act as one user; concurrent revokes of one key, one revokes it', async () => {
     const w = await world();
-    const minted = await Promise.all(range(5).map(async (i) => {
-      // As `bindery keys create --user keyed` does, several at once.
-      const caller = await afterMicrotasks(i, () => ensureCaller({ db: w.db, now: () => Date.now() }, 'keyed'));
-      return createApiKey(w.db, caller.id, Date.now());
-    }));
+    const minted = await Promise.all(
+      range(5).map(async (i) => {
+        // As `bindery keys create --user keyed` does, several at once.
+        const caller = await afterMicrotasks(i, () => ensureCaller({ db: w.db, now: () => Date.now() }, 'keyed'));
+        return createApiKey(w.db, caller.id, Date.now());
+      }),
+    );
     const owners = await Promise.all(minted.map((k) => callerForKey(w.db, k.key)));
     expect(new Set(owners.map((o) => o?.id)).size).toBe(1);
     expect(owners[0]?.handle).toBe('keyed');
@@ -91,7 +101,9 @@ describe('shares and comments', () => {
     await w.connect('bob');
     const { binding } = await ok(alice, 'create_binding', { name: 'Shared', content: 'x', summary: 's' });
     for (const who of [{ user: 'bob' }, { public: true }] as Record<string, unknown>[]) {
-      const answers = await Promise.all(range(6).map((i) => after(i % 2, () => ok(alice, 'create_share', { target: binding.id, permission: 'read', ...who }))));
+      const answers = await Promise.all(
+        range(6).map((i) => after(i % 2, () => ok(alice, 'create_share', { target: binding.id, permission: 'read', ...who }))),
+      );
       expect(answers.filter((a) => a.created)).toHaveLength(1);
       expect(new Set(answers.map((a) => a.share.id)).size).toBe(1);
       expect(answers.filter((a) => a.linkUrl)).toHaveLength(who.public ? 1 : 0);
@@ -99,7 +111,9 @@ describe('shares and comments', () => {
     expect(await countOf(w.db, sql`SELECT count(*) AS n FROM shares WHERE revoked_at IS NULL AND target_id = ${binding.id}`)).toBe(2);
     // Raising the permission at once from several calls: still one live share per grantee.
     await Promise.all(range(4).map(() => ok(alice, 'create_share', { target: binding.id, permission: 'comment', user: 'bob' })));
-    const live = await w.db.all<{ permission: string }>(sql`SELECT permission FROM shares WHERE revoked_at IS NULL AND target_id = ${binding.id} AND grantee_id IS NOT NULL`);
+    const live = await w.db.all<{ permission: string }>(
+      sql`SELECT permission FROM shares WHERE revoked_at IS NULL AND target_id = ${binding.id} AND grantee_id IS NOT NULL`,
+    );
     expect(live).toEqual([{ permission: 'comment' }]);
   });
 
@@ -133,9 +147,14 @@ describe('shares and comments', () => {
     await w.connect('bob');
     for (const i of range(8)) {
       const { binding } = await ok(alice, 'create_binding', { name: `S${i}`, content: 'x', summary: 's' });
-      const [share] = await Promise.all([after(i % 2, () => call(alice, 'create_share', { target: binding.id, user: 'bob', permission: 'read' })), after((i >> 1) % 2, () => call(alice, 'delete_binding', { id: binding.id }))]);
+      const [share] = await Promise.all([
+        after(i % 2, () => call(alice, 'create_share', { target: binding.id, user: 'bob', permission: 'read' })),
+        after((i >> 1) % 2, () => call(alice, 'delete_binding', { id: binding.id })),
+      ]);
       expect(['OK', 'NOT_FOUND']).toContain(codeOf(share));
-      expect(await countOf(w.db, sql`SELECT count(*) AS n FROM shares WHERE target_id = ${binding.id}`)).toBe(codeOf(share) === 'OK' ? 1 : 0);
+      expect(await countOf(w.db, sql`SELECT count(*) AS n FROM shares WHERE target_id = ${binding.id}`)).toBe(
+        codeOf(share) === 'OK' ? 1 : 0,
+      );
     }
   });
 
@@ -146,10 +165,15 @@ describe('shares and comments', () => {
     const answers = await Promise.all(range(20).map((i) => call(alice, 'add_comment', { id: binding.id, body: `note ${i}` })));
     expect(answers.map(codeOf)).toEqual(range(20).map(() => 'OK'));
     expect(await countOf(w.db, sql`SELECT count(*) AS n FROM comments WHERE binding_id = ${binding.id}`)).toBe(20);
-    const racing = await Promise.all([...range(10).map((i) => after(i % 3, () => call(alice, 'add_comment', { id: binding.id, body: `late ${i}` }))), after(1, () => call(alice, 'delete_binding', { id: binding.id }))]);
+    const racing = await Promise.all([
+      ...range(10).map((i) => after(i % 3, () => call(alice, 'add_comment', { id: binding.id, body: `late ${i}` }))),
+      after(1, () => call(alice, 'delete_binding', { id: binding.id })),
+    ]);
     const comments = racing.slice(0, 10).map(codeOf);
     expect(comments.every((c) => c === 'OK' || c === 'NOT_FOUND')).toBe(true);
-    expect(await countOf(w.db, sql`SELECT count(*) AS n FROM comments WHERE binding_id = ${binding.id}`)).toBe(20 + comments.filter((c) => c === 'OK').length);
+    expect(await countOf(w.db, sql`SELECT count(*) AS n FROM comments WHERE binding_id = ${binding.id}`)).toBe(
+      20 + comments.filter((c) => c === 'OK').length,
+    );
   });
 });
 
@@ -157,7 +181,9 @@ describe('sets', () => {
   test('edit_set_items and update_set racing delete_set: written and answered OK, or NOT_FOUND having written nothing', async () => {
     const w = await world();
     const alice = await w.connect('alice');
-    const ids = (await Promise.all(range(3).map((i) => ok(alice, 'create_binding', { name: `Item ${i}`, content: 'x', summary: 's' })))).map((r) => r.binding.id as string);
+    const ids = (
+      await Promise.all(range(3).map((i) => ok(alice, 'create_binding', { name: `Item ${i}`, content: 'x', summary: 's' })))
+    ).map((r) => r.binding.id as string);
     for (const i of range(10)) {
       const { set } = await ok(alice, 'create_set', { name: `Set ${i}`, bindingIds: [ids[0]] });
       const [edit, rename, del] = await Promise.all([
@@ -169,7 +195,9 @@ describe('sets', () => {
       expect(['OK', 'NOT_FOUND']).toContain(codeOf(edit));
       expect(['OK', 'NOT_FOUND']).toContain(codeOf(rename));
       expect(await countOf(w.db, sql`SELECT count(*) AS n FROM set_items WHERE set_id = ${set.id}`)).toBe(codeOf(edit) === 'OK' ? 3 : 1);
-      expect(await countOf(w.db, sql`SELECT count(*) AS n FROM sets WHERE id = ${set.id} AND name = ${`Renamed ${i}`}`)).toBe(codeOf(rename) === 'OK' ? 1 : 0);
+      expect(await countOf(w.db, sql`SELECT count(*) AS n FROM sets WHERE id = ${set.id} AND name = ${`Renamed ${i}`}`)).toBe(
+        codeOf(rename) === 'OK' ? 1 : 0,
+      );
     }
   });
 
@@ -189,7 +217,9 @@ describe('import', () => {
     const deps = { db: w.db, tokens: w.tokens, config: w.config, now: () => Date.now() };
     const caller = await ensureCaller(deps, 'importer');
     const file = (text: string) => ({ sourcePath: 'notes/same.md', bytes: new TextEncoder().encode(text) });
-    const first = await Promise.all(range(6).map((i) => afterMicrotasks(i * 3, () => importDocument(deps, caller, file('# Same\n\nOne text.\n')))));
+    const first = await Promise.all(
+      range(6).map((i) => afterMicrotasks(i * 3, () => importDocument(deps, caller, file('# Same\n\nOne text.\n')))),
+    );
     expect(first.filter((o) => o.status === 'created')).toHaveLength(1);
     expect(first.filter((o) => o.status === 'unchanged')).toHaveLength(5);
     expect(await countOf(w.db, sql`SELECT count(*) AS n FROM bindings WHERE source_path = 'notes/same.md' AND deleted_at IS NULL`)).toBe(1);
@@ -200,7 +230,9 @@ describe('import', () => {
       afterMicrotasks(2, () => deleteBinding(deps, caller, id).catch(() => null)),
     ]);
     expect(['updated', 'created']).toContain(again.status);
-    expect(await countOf(w.db, sql`SELECT count(*) AS n FROM bindings WHERE source_path = 'notes/same.md' AND deleted_at IS NULL`)).toBe(again.status === 'created' ? 1 : 0);
+    expect(await countOf(w.db, sql`SELECT count(*) AS n FROM bindings WHERE source_path = 'notes/same.md' AND deleted_at IS NULL`)).toBe(
+      again.status === 'created' ? 1 : 0,
+    );
   });
 });
 
@@ -210,16 +242,26 @@ describe('REST answers races with 409/404, never 500', () => {
     const caller = await ensureCaller({ db: w.db, now: () => Date.now() }, 'rester');
     const deps = { db: w.db, tokens: w.tokens, config: w.config };
     const rest = (method: string, path: string, body?: unknown) =>
-      handleRest(deps, caller, new Request(`http://x${path}`, { method }), new URL(`http://x${path}`), body).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-    const created = await Promise.all(range(20).map(() => rest('POST', '/api/bindings', { name: 'Rest Note', content: 'x', summary: 's' })));
+      handleRest(deps, caller, new Request(`http://x${path}`, { method }), new URL(`http://x${path}`), body).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as any,
+      }));
+    const created = await Promise.all(
+      range(20).map(() => rest('POST', '/api/bindings', { name: 'Rest Note', content: 'x', summary: 's' })),
+    );
     expect(created.map((r) => r.status)).toEqual(range(20).map(() => 201));
     expect(new Set(created.map((r) => r.body.binding.publicUrl)).size).toBe(20);
     const id = created[0]!.body.binding.id as string;
-    const [patch, ...deletes] = await Promise.all([rest('PATCH', `/api/bindings/${id}`, { content: 'y' }), ...range(4).map((i) => after(i % 2, () => rest('DELETE', `/api/bindings/${id}`)))]);
+    const [patch, ...deletes] = await Promise.all([
+      rest('PATCH', `/api/bindings/${id}`, { content: 'y' }),
+      ...range(4).map((i) => after(i % 2, () => rest('DELETE', `/api/bindings/${id}`))),
+    ]);
     expect([200, 404]).toContain(patch.status);
     expect(deletes.map((r) => r.status).sort()).toEqual([200, 404, 404, 404]);
     expect(await countOf(w.db, sql`SELECT count(*) AS n FROM versions WHERE binding_id = ${id}`)).toBe(patch.status === 200 ? 2 : 1);
-    const stale = await Promise.all(range(4).map(() => rest('PATCH', `/api/bindings/${created[1]!.body.binding.id}`, { content: 'z', expectedVersion: 1 })));
+    const stale = await Promise.all(
+      range(4).map(() => rest('PATCH', `/api/bindings/${created[1]!.body.binding.id}`, { content: 'z', expectedVersion: 1 })),
+    );
     expect(stale.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
   });
 });

@@ -9,12 +9,21 @@ import type { BinderyDb } from '../../db/index.ts';
 import { call, ok } from '../helpers.ts';
 import { after, afterMicrotasks, codeOf, countOf, createTwoHandleWorld, range, track, world } from './race-helpers.ts';
 
-
 const versionsOf = (db: BinderyDb, id: string) => countOf(db, sql`SELECT count(*) AS n FROM versions WHERE binding_id = ${id}`);
-const ftsRowsOf = (db: BinderyDb, id: string) => countOf(db, sql`SELECT count(*) AS n FROM bindings_fts WHERE rowid = (SELECT rowid FROM bindings WHERE id = ${id})`);
+const ftsRowsOf = (db: BinderyDb, id: string) =>
+  countOf(db, sql`SELECT count(*) AS n FROM bindings_fts WHERE rowid = (SELECT rowid FROM bindings WHERE id = ${id})`);
 const slugsIn = async (db: BinderyDb, spaceSlug: string) =>
-  (await db.all<{ slug: string }>(sql`SELECT b.slug AS slug FROM bindings b JOIN spaces s ON s.id = b.space_id WHERE s.slug = ${spaceSlug}`)).map((r) => r.slug).sort();
-const expectedSlugs = (base: string, n: number) => range(n).map((i) => (i === 0 ? base : `${base}-${i + 1}`)).sort();
+  (
+    await db.all<{ slug: string }>(
+      sql`SELECT b.slug AS slug FROM bindings b JOIN spaces s ON s.id = b.space_id WHERE s.slug = ${spaceSlug}`,
+    )
+  )
+    .map((r) => r.slug)
+    .sort();
+const expectedSlugs = (base: string, n: number) =>
+  range(n)
+    .map((i) => (i === 0 ? base : `${base}-${i + 1}`))
+    .sort();
 
 async function searchHits(client: Client, word: string): Promise<number> {
   const found = await ok(client, 'search_bindings', { query: word, limit: 50 });
@@ -35,9 +44,17 @@ async function updateVersusDelete(db: BinderyDb, updater: Client, deleter: Clien
       const [upd, del] = await Promise.all([
         after(i % 3, () => call(updater, 'update_binding', args)),
         // Half start a few timer turns late, half a few microtasks late (between two awaits of the update).
-        i % 2 ? afterMicrotasks(i, () => call(deleter, 'delete_binding', { id: binding.id })) : after((i >> 1) % 3, () => call(deleter, 'delete_binding', { id: binding.id })),
+        i % 2
+          ? afterMicrotasks(i, () => call(deleter, 'delete_binding', { id: binding.id }))
+          : after((i >> 1) % 3, () => call(deleter, 'delete_binding', { id: binding.id })),
       ]);
-      return { id: binding.id as string, word, upd: codeOf(upd), del: codeOf(del), lastVersion: (del.structuredContent as { lastVersion?: number })?.lastVersion };
+      return {
+        id: binding.id as string,
+        word,
+        upd: codeOf(upd),
+        del: codeOf(del),
+        lastVersion: (del.structuredContent as { lastVersion?: number })?.lastVersion,
+      };
     }),
   );
   for (const o of outcomes) {
@@ -82,7 +99,9 @@ describe('update_binding racing delete_binding', () => {
     const w = await world();
     const alice = await w.connect('alice');
     const { binding } = await ok(alice, 'create_binding', { name: 'Twice', content: 'about wombats', summary: 's' });
-    const codes = (await Promise.all(range(6).map((i) => after(i % 2, () => call(alice, 'delete_binding', { id: binding.id }))))).map(codeOf);
+    const codes = (await Promise.all(range(6).map((i) => after(i % 2, () => call(alice, 'delete_binding', { id: binding.id }))))).map(
+      codeOf,
+    );
     expect(codes.filter((c) => c === 'OK')).toHaveLength(1);
     expect(codes.filter((c) => c === 'NOT_FOUND')).toHaveLength(5);
     expect(await ftsRowsOf(w.db, binding.id)).toBe(0);
@@ -99,10 +118,14 @@ describe('update_binding racing delete_binding', () => {
     expect(numbers).toEqual(range(12).map((i) => i + 2));
     expect(await versionsOf(w.db, binding.id)).toBe(13);
     expect(await ftsRowsOf(w.db, binding.id)).toBe(1);
-    const last = await w.db.get<{ content: string }>(sql`SELECT v.content AS content FROM versions v JOIN bindings b ON b.id = v.binding_id AND v.number = b.current_version WHERE b.id = ${binding.id}`);
+    const last = await w.db.get<{ content: string }>(
+      sql`SELECT v.content AS content FROM versions v JOIN bindings b ON b.id = v.binding_id AND v.number = b.current_version WHERE b.id = ${binding.id}`,
+    );
     // The index is contentless: the row is the last version's if a word only that version has finds it.
     const word = last!.content.match(/[\p{L}\p{N}]+$/u)![0];
-    const found = await w.db.all<{ rid: number }>(sql`SELECT rowid AS rid FROM bindings_fts WHERE bindings_fts MATCH ${`content: "${word}"`}`);
+    const found = await w.db.all<{ rid: number }>(
+      sql`SELECT rowid AS rid FROM bindings_fts WHERE bindings_fts MATCH ${`content: "${word}"`}`,
+    );
     const rid = await w.db.get<{ rid: number }>(sql`SELECT rowid AS rid FROM bindings WHERE id = ${binding.id}`);
     expect(found.map((r) => Number(r.rid))).toContain(Number(rid!.rid));
   });
@@ -111,7 +134,9 @@ describe('update_binding racing delete_binding', () => {
     const w = await world();
     const alice = await w.connect('alice');
     const { binding } = await ok(alice, 'create_binding', { name: 'Contended', content: 'start', summary: 's' });
-    const codes = (await Promise.all(range(8).map((i) => call(alice, 'update_binding', { id: binding.id, content: `edit ${i}`, expectedVersion: 1 })))).map(codeOf);
+    const codes = (
+      await Promise.all(range(8).map((i) => call(alice, 'update_binding', { id: binding.id, content: `edit ${i}`, expectedVersion: 1 })))
+    ).map(codeOf);
     expect(codes.filter((c) => c === 'OK')).toHaveLength(1);
     expect(codes.filter((c) => c === 'CONFLICT')).toHaveLength(7);
     expect(await versionsOf(w.db, binding.id)).toBe(2);
@@ -122,7 +147,9 @@ describe('create_binding with one name at once', () => {
   test('in-memory: 20 concurrent creates all succeed, as name, name-2 … name-20', async () => {
     const w = await world();
     const alice = await w.connect('alice');
-    const codes = (await Promise.all(range(20).map(() => call(alice, 'create_binding', { name: 'Same Name', content: 'body', summary: 's' })))).map(codeOf);
+    const codes = (
+      await Promise.all(range(20).map(() => call(alice, 'create_binding', { name: 'Same Name', content: 'body', summary: 's' })))
+    ).map(codeOf);
     expect(codes).toEqual(range(20).map(() => 'OK'));
     expect(await slugsIn(w.db, 'alice')).toEqual(expectedSlugs('same-name', 20));
     expect(await countOf(w.db, sql`SELECT count(*) AS n FROM versions`)).toBe(20);
@@ -146,7 +173,9 @@ describe('create_binding with one name at once', () => {
     const two = await w.connect(1, 'alice');
     // Contention for the write lock is the embedded client's to wait out (a SQLITE_BUSY would be
     // answered INTERNAL); slug collisions between the connections are this code's to retry.
-    const answers = await Promise.all(range(20).map((i) => call(i % 2 ? two : one, 'create_binding', { name: 'Same Name', content: 'body', summary: 's' })));
+    const answers = await Promise.all(
+      range(20).map((i) => call(i % 2 ? two : one, 'create_binding', { name: 'Same Name', content: 'body', summary: 's' })),
+    );
     expect(answers.map(codeOf)).toEqual(range(20).map(() => 'OK'));
     expect(await slugsIn(w.dbs[1], 'alice')).toEqual(expectedSlugs('same-name', 20));
     expect(await countOf(w.dbs[0], sql`SELECT count(*) AS n FROM bindings_fts`)).toBe(20);

@@ -18,7 +18,12 @@ beforeAll(async () => {
   w = await httpWorld({ BINDERY_MAX_RESPONSE_TOKENS: String(CAP) });
   const ids: string[] = [];
   for (let i = 0; i < COUNT; i++) {
-    const row = await createBinding(w.deps, w.alice, { name: `Large ${i}`, content: `# Large ${i}\n\n${BODY}`, summary: `Large binding ${i}.` }, HUMAN);
+    const row = await createBinding(
+      w.deps,
+      w.alice,
+      { name: `Large ${i}`, content: `# Large ${i}\n\n${BODY}`, summary: `Large binding ${i}.` },
+      HUMAN,
+    );
     ids.push(row.bindingId);
   }
   setId = (await createSet(w.deps, w.alice, { name: 'All large', bindingIds: ids })).id;
@@ -62,8 +67,13 @@ async function tenAtOnce<T, S extends Record<string, unknown>>(path: string, sum
 
 describe('REST over 100 large bindings', () => {
   test('GET /api/bindings?tier=2&limit=100: one capped page with a next cursor; RSS stays flat', async () => {
-    const { pages, rss0, rss1, largest } = await tenAtOnce('/api/bindings?tier=2&limit=100', (b: Page & { results: Item[] }) => ({ ...b.pagination, tokens: contentTokens(b.results) }));
-    console.log(`REST list tier 2, limit 100 (10 at once): largest body ${(largest / 1024).toFixed(0)} KB, peak RSS ${rss0.toFixed(0)} → ${rss1.toFixed(0)} MB (+${(rss1 - rss0).toFixed(0)} MB)`);
+    const { pages, rss0, rss1, largest } = await tenAtOnce('/api/bindings?tier=2&limit=100', (b: Page & { results: Item[] }) => ({
+      ...b.pagination,
+      tokens: contentTokens(b.results),
+    }));
+    console.log(
+      `REST list tier 2, limit 100 (10 at once): largest body ${(largest / 1024).toFixed(0)} KB, peak RSS ${rss0.toFixed(0)} → ${rss1.toFixed(0)} MB (+${(rss1 - rss0).toFixed(0)} MB)`,
+    );
     for (const page of pages) expect(page).toMatchObject({ status: 200, total: COUNT, hasMore: true, nextCursor: expect.any(String) });
     for (const page of pages) expect(page.tokens).toBeLessThanOrEqual(CAP);
     expect(largest).toBeLessThan(CAP * 8); // ~4 characters a token, twice over for JSON framing
@@ -74,7 +84,9 @@ describe('REST over 100 large bindings', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < COUNT + 1; pages++) {
-      const { body }: { body: Page & { results: Item[] } } = await getJson(`/api/bindings?tier=2&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const { body }: { body: Page & { results: Item[] } } = await getJson(
+        `/api/bindings?tier=2&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(contentTokens(body.results)).toBeLessThanOrEqual(CAP);
       seen.push(...body.results.map((r) => r.id));
       cursor = body.pagination.nextCursor;
@@ -86,10 +98,24 @@ describe('REST over 100 large bindings', () => {
 
   test('GET /api/sets/:id?tier=2: items paged under the cap with a next cursor; RSS stays flat', async () => {
     type SetPage = Page & { set: { items: Item[]; itemCount: number } };
-    const summary = (b: SetPage) => ({ ...b.pagination, itemCount: b.set.itemCount, first: b.set.items[0]?.content?.slice(0, 200), tokens: contentTokens(b.set.items) });
+    const summary = (b: SetPage) => ({
+      ...b.pagination,
+      itemCount: b.set.itemCount,
+      first: b.set.items[0]?.content?.slice(0, 200),
+      tokens: contentTokens(b.set.items),
+    });
     const { pages, rss0, rss1, largest } = await tenAtOnce(`/api/sets/${setId}?tier=2`, summary);
-    console.log(`REST set tier 2 (10 at once): largest body ${(largest / 1024).toFixed(0)} KB, peak RSS ${rss0.toFixed(0)} → ${rss1.toFixed(0)} MB (+${(rss1 - rss0).toFixed(0)} MB)`);
-    for (const page of pages) expect(page).toMatchObject({ status: 200, itemCount: COUNT, first: expect.stringContaining('walruses'), hasMore: true, nextCursor: expect.any(String) });
+    console.log(
+      `REST set tier 2 (10 at once): largest body ${(largest / 1024).toFixed(0)} KB, peak RSS ${rss0.toFixed(0)} → ${rss1.toFixed(0)} MB (+${(rss1 - rss0).toFixed(0)} MB)`,
+    );
+    for (const page of pages)
+      expect(page).toMatchObject({
+        status: 200,
+        itemCount: COUNT,
+        first: expect.stringContaining('walruses'),
+        hasMore: true,
+        nextCursor: expect.any(String),
+      });
     for (const page of pages) expect(page.tokens).toBeLessThanOrEqual(CAP);
     expect(largest).toBeLessThan(CAP * 8);
     expect(rss1 - rss0).toBeLessThan(64);
@@ -97,12 +123,16 @@ describe('REST over 100 large bindings', () => {
 
   test('a tier-2 read of one binding over the cap comes in pages with a cursor, as get_binding does', async () => {
     const big = await createBinding(w.deps, w.alice, { name: 'Huge', content: BODY.repeat(4), summary: 'Four times the cap.' }, HUMAN);
-    const first = await getJson<{ binding: Item & { page: { index: number; count: number; nextCursor: string | null } } }>(`/api/bindings/${big.bindingId}?tier=2`);
+    const first = await getJson<{ binding: Item & { page: { index: number; count: number; nextCursor: string | null } } }>(
+      `/api/bindings/${big.bindingId}?tier=2`,
+    );
     expect(first.status).toBe(200);
     expect(first.body.binding.page.index).toBe(1);
     expect(first.body.binding.page.count).toBeGreaterThan(1);
     expect(first.bytes).toBeLessThan(CAP * 8);
-    const next = await getJson<{ binding: { page: { index: number } } }>(`/api/bindings/${big.bindingId}?tier=2&cursor=${encodeURIComponent(first.body.binding.page.nextCursor!)}`);
+    const next = await getJson<{ binding: { page: { index: number } } }>(
+      `/api/bindings/${big.bindingId}?tier=2&cursor=${encodeURIComponent(first.body.binding.page.nextCursor!)}`,
+    );
     expect(next.body.binding.page.index).toBe(2);
   });
 });

@@ -7,7 +7,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SessionStore, type Session } from '../../core/http/sessions.ts';
 import { BASE, MCP_HEADERS, httpWorld, type HttpWorld } from './http-world.ts';
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+};
 
 let w: HttpWorld | undefined;
 afterEach(async () => {
@@ -16,7 +21,9 @@ afterEach(async () => {
 });
 
 function initialize(app: HttpWorld['app'], key: string): Promise<Response> {
-  return app.fetch(new Request(`${BASE}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}` }, body: JSON.stringify(INIT) }));
+  return app.fetch(
+    new Request(`${BASE}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}` }, body: JSON.stringify(INIT) }),
+  );
 }
 
 async function sdkClient(app: HttpWorld['app'], key: string): Promise<Client> {
@@ -42,7 +49,9 @@ describe('one key floods /mcp with initialize', () => {
       for (const r of batch) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
     const ms = performance.now() - t0;
-    console.log(`1,000 initialize from one key in ${ms.toFixed(0)} ms: statuses ${JSON.stringify(Object.fromEntries(statuses))}, sessions held ${w.app.sessions!.size}`);
+    console.log(
+      `1,000 initialize from one key in ${ms.toFixed(0)} ms: statuses ${JSON.stringify(Object.fromEntries(statuses))}, sessions held ${w.app.sessions!.size}`,
+    );
     // Each initialize past the quota ends the flooder's own least recently used idle session; while all
     // 32 of its sessions are still being opened (50 at once here) the rest get 429, never anything else.
     expect([...statuses.keys()].filter((s) => s !== 200 && s !== 429)).toEqual([]);

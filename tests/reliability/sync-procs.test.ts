@@ -35,7 +35,9 @@ function reader(dbFile: string) {
       }
     },
     async contents(): Promise<string[]> {
-      const r = await c.execute('SELECT v.content FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version WHERE b.deleted_at IS NULL');
+      const r = await c.execute(
+        'SELECT v.content FROM bindings b JOIN versions v ON v.binding_id = b.id AND v.number = b.current_version WHERE b.deleted_at IS NULL',
+      );
       return r.rows.map((row) => String(row[0]));
     },
     async id(q: string) {
@@ -87,13 +89,20 @@ describe('bindery sync as a process', () => {
     const server = await startServer(env);
     const client = await httpClient(server.url, key, 'sync-neighbour');
     try {
-      const note = parts(await client.callTool({ name: 'create_binding', arguments: { name: 'Busy note', content: 'v0', summary: 'Edited while sync runs.' } }) as never);
+      const note = parts(
+        (await client.callTool({
+          name: 'create_binding',
+          arguments: { name: 'Busy note', content: 'v0', summary: 'Edited while sync runs.' },
+        })) as never,
+      );
       const noteId = (note.context.binding as { id: string }).id;
       let edits = 0;
       let syncing = true;
       const writer = (async () => {
         while (syncing) {
-          const r = (await client.callTool({ name: 'update_binding', arguments: { id: noteId, content: `v${++edits}` } })) as { isError?: boolean };
+          const r = (await client.callTool({ name: 'update_binding', arguments: { id: noteId, content: `v${++edits}` } })) as {
+            isError?: boolean;
+          };
           expect(r.isError).toBeFalsy();
         }
       })();
@@ -104,7 +113,9 @@ describe('bindery sync as a process', () => {
       expect(first.stdout).toMatch(/200 created/);
       expect(edits).toBeGreaterThan(0);
       // An assistant edits a synced binding over HTTP; the next sync writes it to the file.
-      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'zqs42' } })) as unknown as { structuredContent: { results: { id: string }[] } };
+      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'zqs42' } })) as unknown as {
+        structuredContent: { results: { id: string }[] };
+      };
       const id = found.structuredContent.results[0]!.id;
       const edited = '# s 42\n\nRewritten by an assistant over HTTP.\n';
       const upd = (await client.callTool({ name: 'update_binding', arguments: { id, content: edited } })) as { isError?: boolean };
@@ -140,7 +151,11 @@ describe('bindery sync as a process', () => {
       await until('the watcher to start', async () => (/watching .* for changes/.test(err) ? true : undefined));
       const file = join(dir, 'part-3', 'w-3.md');
       writeFileSync(file, '# w 3\n\nEdited while watched.\n');
-      await until('the edit to become a version', async () => ((await db.n("SELECT count(*) FROM versions WHERE content = '# w 3\n\nEdited while watched.\n' AND source = 'human'")) === 1 ? true : undefined));
+      await until('the edit to become a version', async () =>
+        (await db.n("SELECT count(*) FROM versions WHERE content = '# w 3\n\nEdited while watched.\n' AND source = 'human'")) === 1
+          ? true
+          : undefined,
+      );
       // An edit made in Bindery by another process (an assistant over a running serve) reaches the
       // folder without any folder event: the watcher polls the database.
       const id = await until('the binding id', async () => {
@@ -151,9 +166,13 @@ describe('bindery sync as a process', () => {
       const server = await startServer(env);
       const client = await httpClient(server.url, key, 'watch-neighbour');
       try {
-        const r = (await client.callTool({ name: 'update_binding', arguments: { id, content: '# w 1\n\nFrom an assistant.\n' } })) as { isError?: boolean };
+        const r = (await client.callTool({ name: 'update_binding', arguments: { id, content: '# w 1\n\nFrom an assistant.\n' } })) as {
+          isError?: boolean;
+        };
         expect(r.isError).toBeFalsy();
-        await until('the assistant edit in the file', async () => (readFileSync(join(dir, 'part-1', 'w-1.md'), 'utf8') === '# w 1\n\nFrom an assistant.\n' ? true : undefined));
+        await until('the assistant edit in the file', async () =>
+          readFileSync(join(dir, 'part-1', 'w-1.md'), 'utf8') === '# w 1\n\nFrom an assistant.\n' ? true : undefined,
+        );
       } finally {
         await client.close();
         await server.stop();

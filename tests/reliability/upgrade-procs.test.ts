@@ -29,8 +29,16 @@ const one = async (url: string, query: string) => Number(Object.values((await ro
 /** Integrity, and the index holding exactly live bindings (a prefix of them while a rebuild is unfinished). */
 async function checkIndex(url: string, complete: boolean): Promise<void> {
   expect(await rows(url, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
-  expect(await one(url, 'SELECT count(*) FROM bindings_fts f LEFT JOIN bindings b ON b.rowid = f.rowid AND b.deleted_at IS NULL WHERE b.rowid IS NULL')).toBe(0);
-  if (complete) expect(await one(url, 'SELECT count(*) FROM bindings_fts')).toBe(await one(url, 'SELECT count(*) FROM bindings WHERE deleted_at IS NULL'));
+  expect(
+    await one(
+      url,
+      'SELECT count(*) FROM bindings_fts f LEFT JOIN bindings b ON b.rowid = f.rowid AND b.deleted_at IS NULL WHERE b.rowid IS NULL',
+    ),
+  ).toBe(0);
+  if (complete)
+    expect(await one(url, 'SELECT count(*) FROM bindings_fts')).toBe(
+      await one(url, 'SELECT count(*) FROM bindings WHERE deleted_at IS NULL'),
+    );
 }
 
 describe('two processes migrating at once', () => {
@@ -48,7 +56,9 @@ describe('two processes migrating at once', () => {
         const [a, b] = await Promise.all([cli(['migrate'], env), cli(['migrate'], env)]);
         expect([a.code, a.stderr.replace(/\[bindery\] recounted[^\n]*\n/, '')]).toEqual([0, '']);
         expect([b.code, b.stderr.replace(/\[bindery\] recounted[^\n]*\n/, '')]).toEqual([0, '']);
-        const tags = (await rows<{ tag: string }>(env.BINDERY_DB_URL, 'SELECT tag FROM __bindery_migrations ORDER BY tag')).map((r) => r.tag);
+        const tags = (await rows<{ tag: string }>(env.BINDERY_DB_URL, 'SELECT tag FROM __bindery_migrations ORDER BY tag')).map(
+          (r) => r.tag,
+        );
         expect(tags).toEqual(migrations.map((m) => m.tag));
         await checkIndex(env.BINDERY_DB_URL, true);
         const key = renderKey({ config: parseConfig(env) });
@@ -68,7 +78,9 @@ describe('kill -9 mid-backfill', () => {
     const db = database.db;
     await db.run(sql`DROP TABLE bindings_fts_v1`);
     // Every version counted for another configuration, without sections; the index never built.
-    await db.run(sql`UPDATE versions SET counts_key = 'r0|old', sections = '', content_token_count = 0, head_block_tokens = 0, outline_block_tokens = 0`);
+    await db.run(
+      sql`UPDATE versions SET counts_key = 'r0|old', sections = '', content_token_count = 0, head_block_tokens = 0, outline_block_tokens = 0`,
+    );
     await db.run(sql`DELETE FROM bindings_fts`);
     await db.run(sql`DELETE FROM settings WHERE key IN ('fts_v2_built', 'fts_v2_progress')`);
     database.close();
@@ -86,7 +98,9 @@ describe('kill -9 mid-backfill', () => {
       const indexed = await one(url, 'SELECT count(*) FROM bindings_fts');
       const left = await stale();
       // Versions are recounted in whole batches: every row is either old or wholly current.
-      expect(await one(url, `SELECT count(*) FROM versions WHERE counts_key = '${key}' AND (sections = '' OR content_token_count = 0)`)).toBe(0);
+      expect(
+        await one(url, `SELECT count(*) FROM versions WHERE counts_key = '${key}' AND (sections = '' OR content_token_count = 0)`),
+      ).toBe(0);
       if ((indexed > 0 && indexed < n + 1) || (left > 0 && left < n + 1)) midway++;
     }
     // At least one kill landed inside a backfill, or the test proves nothing.
@@ -97,13 +111,18 @@ describe('kill -9 mid-backfill', () => {
     expect(await stale()).toBe(0);
     expect(await one(url, `SELECT count(*) FROM settings WHERE key = 'fts_v2_progress'`)).toBe(0);
     // Exact against js-tiktoken, on a sample spread over the whole table.
-    const sample = await rows<{ content: string; content_token_count: number; sections: string }>(url, 'SELECT content, content_token_count, sections FROM versions WHERE rowid % 97 = 0');
+    const sample = await rows<{ content: string; content_token_count: number; sections: string }>(
+      url,
+      'SELECT content, content_token_count, sections FROM versions WHERE rowid % 97 = 0',
+    );
     expect(sample.length).toBeGreaterThan(50);
     for (const r of sample) {
       expect(Number(r.content_token_count)).toBe(await independentCount(r.content));
       expect(r.sections).not.toBe('');
     }
     // Search finds a word of a binding at the end of the table.
-    expect(await one(url, `SELECT count(*) FROM bindings_fts WHERE bindings_fts MATCH 'zq${Math.floor((n - 1) * 7 % (n / 4))}x'`)).toBeGreaterThan(0);
+    expect(
+      await one(url, `SELECT count(*) FROM bindings_fts WHERE bindings_fts MATCH 'zq${Math.floor(((n - 1) * 7) % (n / 4))}x'`),
+    ).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -70,7 +70,10 @@ describe('Workers + D1 deploy from printed SQL (Miniflare)', () => {
   });
 
   test('migrate --print-sql, applied by D1, makes /healthz 200', async () => {
-    const d1 = (await mf.getD1Database('DB')) as unknown as { batch(s: unknown[]): Promise<unknown>; prepare(q: string): { run(): Promise<unknown> } };
+    const d1 = (await mf.getD1Database('DB')) as unknown as {
+      batch(s: unknown[]): Promise<unknown>;
+      prepare(q: string): { run(): Promise<unknown> };
+    };
     const schema = run(['bun', 'adapters/cli.ts', 'migrate', '--print-sql']).out;
     expect(schema).toContain('INSERT INTO __bindery_migrations');
     await d1.batch(statements(schema).map((s) => d1.prepare(s)));
@@ -83,7 +86,10 @@ describe('Workers + D1 deploy from printed SQL (Miniflare)', () => {
   });
 
   test('keys create --print-sql stores only the hash; the key opens an MCP session', async () => {
-    const d1 = (await mf.getD1Database('DB')) as unknown as { batch(s: unknown[]): Promise<unknown>; prepare(q: string): { run(): Promise<unknown>; all(): Promise<{ results: Record<string, unknown>[] }> } };
+    const d1 = (await mf.getD1Database('DB')) as unknown as {
+      batch(s: unknown[]): Promise<unknown>;
+      prepare(q: string): { run(): Promise<unknown>; all(): Promise<{ results: Record<string, unknown>[] }> };
+    };
     const printed = run(['bun', 'adapters/cli.ts', 'keys', 'create', '--user', 'alice', '--print-sql']);
     key = /bdk_[0-9a-z]{16}_[A-Za-z0-9_-]{43}/.exec(printed.err)![0];
     expect(printed.out).not.toContain(key);
@@ -91,7 +97,11 @@ describe('Workers + D1 deploy from printed SQL (Miniflare)', () => {
     // A second key for the same user reuses the user and its space.
     const again = run(['bun', 'adapters/cli.ts', 'keys', 'create', '--user', 'alice', '--print-sql']);
     await d1.batch(statements(again.out).map((s) => d1.prepare(s)));
-    const users = await d1.prepare('SELECT u.handle, (SELECT count(*) FROM spaces s WHERE s.owner_id = u.id) AS spaces, (SELECT count(*) FROM api_keys k WHERE k.user_id = u.id) AS keys FROM users u').all();
+    const users = await d1
+      .prepare(
+        'SELECT u.handle, (SELECT count(*) FROM spaces s WHERE s.owner_id = u.id) AS spaces, (SELECT count(*) FROM api_keys k WHERE k.user_id = u.id) AS keys FROM users u',
+      )
+      .all();
     expect(users.results).toEqual([{ handle: 'alice', spaces: 1, keys: 2 }]);
 
     expect((await fetch(`${url}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer bdk_nope' } })).status).toBe(401);
@@ -99,10 +109,15 @@ describe('Workers + D1 deploy from printed SQL (Miniflare)', () => {
     try {
       const tools = await client.listTools();
       expect(tools.tools.length).toBe(29);
-      const made = (await client.callTool({ name: 'create_binding', arguments: { name: 'Deploy notes', content: '# Deploy\n\nThe quokkaphant runs on D1.\n', summary: 'How we deploy.' } })) as unknown as { isError?: boolean; structuredContent: { binding: { id: string; space: string } } };
+      const made = (await client.callTool({
+        name: 'create_binding',
+        arguments: { name: 'Deploy notes', content: '# Deploy\n\nThe quokkaphant runs on D1.\n', summary: 'How we deploy.' },
+      })) as unknown as { isError?: boolean; structuredContent: { binding: { id: string; space: string } } };
       expect(made.isError).toBeFalsy();
       expect(made.structuredContent.binding.space).toBe('@alice');
-      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'quokkaphant' } })) as unknown as { structuredContent: { results: { id: string }[] } };
+      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'quokkaphant' } })) as unknown as {
+        structuredContent: { results: { id: string }[] };
+      };
       expect(found.structuredContent.results.map((r) => r.id)).toEqual([made.structuredContent.binding.id]);
     } finally {
       await client.close();

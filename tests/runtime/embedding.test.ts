@@ -78,7 +78,15 @@ describe('Deno embeds Bindery from a folder outside the repo (no --sloppy-import
     const url = `http://127.0.0.1:${port}`;
     const { dir, dbUrl, seed } = await seededFile(url);
     writeDenoEmbedder(app);
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? app, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', BINDERY_DB_URL: dbUrl, BINDERY_PUBLIC_URL: url, PORT: String(port) };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? app,
+      DENO_NO_UPDATE_CHECK: '1',
+      NO_COLOR: '1',
+      BINDERY_DB_URL: dbUrl,
+      BINDERY_PUBLIC_URL: url,
+      PORT: String(port),
+    };
     const proc = Bun.spawn([denoBinary()!, 'run', '-A', 'main.ts'], { cwd: app, env, stdout: 'ignore', stderr: 'pipe' });
     try {
       await waitHealthy(url, 30_000, proc).catch(async (e) => {
@@ -88,9 +96,14 @@ describe('Deno embeds Bindery from a folder outside the repo (no --sloppy-import
       const client = await httpClient(url, seed.aliceKey, 'deno-embedder');
       expect(client.getServerVersion()?.name).toBe('bindery');
       expect((await client.listTools()).tools).toHaveLength(29);
-      const made = (await client.callTool({ name: 'create_binding', arguments: { name: 'From Deno', content: '# Notes\n\nThe wombatron lives here.\n', summary: 'Deno embedder.' } })) as unknown as { isError?: boolean; structuredContent: { binding: { id: string } } };
+      const made = (await client.callTool({
+        name: 'create_binding',
+        arguments: { name: 'From Deno', content: '# Notes\n\nThe wombatron lives here.\n', summary: 'Deno embedder.' },
+      })) as unknown as { isError?: boolean; structuredContent: { binding: { id: string } } };
       expect(made.isError).toBeFalsy();
-      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'wombatron' } })) as unknown as { structuredContent: { results: { id: string }[] } };
+      const found = (await client.callTool({ name: 'search_bindings', arguments: { query: 'wombatron' } })) as unknown as {
+        structuredContent: { results: { id: string }[] };
+      };
       expect(found.structuredContent.results.map((r) => r.id)).toEqual([made.structuredContent.binding.id]);
       await client.close();
     } finally {

@@ -24,7 +24,16 @@ const env: Record<string, string> = {
   npm_config_prefer_offline: 'true',
   npm_config_loglevel: 'error',
 };
-for (const k of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy', 'npm_config_cache', 'npm_config_registry']) {
+for (const k of [
+  'HTTPS_PROXY',
+  'HTTP_PROXY',
+  'NO_PROXY',
+  'https_proxy',
+  'http_proxy',
+  'no_proxy',
+  'npm_config_cache',
+  'npm_config_registry',
+]) {
   if (process.env[k]) env[k] = process.env[k]!;
 }
 
@@ -42,7 +51,13 @@ function ok(cmd: string[], cwd: string): string {
 /** Connects the SDK client to `<bin> stdio` on a temp database and calls whoami. */
 async function whoami(bin: string): Promise<string> {
   const dir = mkdtempSync(join(work, 'run-'));
-  const transport = new StdioClientTransport({ command: bin, args: ['stdio'], env: { ...env, BINDERY_DB_URL: `file:${join(dir, 'bindery.db')}` }, cwd: dir, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: ['stdio'],
+    env: { ...env, BINDERY_DB_URL: `file:${join(dir, 'bindery.db')}` },
+    cwd: dir,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'global-install', version: '1' });
   await client.connect(transport);
   const result = await client.callTool({ name: 'whoami', arguments: {} });
@@ -78,19 +93,23 @@ describe('bindery as a command after a global install', () => {
   const git = process.env.CI === 'true' || process.env.BINDERY_TEST_NPM_GIT === '1';
   // --install-links: npm 11 links a git+file:// package to its temporary clone, which it then deletes
   // (the bin dangles); with it npm packs and copies, as it does for a git+https URL.
-  test.skipIf(!git)('from a git URL: npm i -g --install-links git+file://…, npx --package … and bunx --package … all run bindery', async () => {
-    clone ??= snapshotTree(join(work, 'clone'));
-    const url = `git+file://${clone}`;
-    const prefix = join(work, 'prefix-git');
-    ok(['npm', 'i', '-g', '--install-links', '--prefix', prefix, url], work);
-    expect(await whoami(join(prefix, 'bin', 'bindery'))).toContain('"handle":"local"');
-    const cache = join(work, 'npx-cache');
-    mkdirSync(cache);
-    const npx = run(['npx', '--yes', '--install-links', '--cache', cache, '--package', url, 'bindery', '--help'], work);
-    expect(npx.err).toContain('usage: bindery <command>');
-    expect(npx.code).toBe(0);
-    const bunx = run(['bunx', '--bun', '--package', url, 'bindery', '--help'], work, { BUN_INSTALL_CACHE_DIR: join(work, 'bun-cache') });
-    expect(bunx.err).toContain('usage: bindery <command>');
-    expect(bunx.code).toBe(0);
-  }, 400_000);
+  test.skipIf(!git)(
+    'from a git URL: npm i -g --install-links git+file://…, npx --package … and bunx --package … all run bindery',
+    async () => {
+      clone ??= snapshotTree(join(work, 'clone'));
+      const url = `git+file://${clone}`;
+      const prefix = join(work, 'prefix-git');
+      ok(['npm', 'i', '-g', '--install-links', '--prefix', prefix, url], work);
+      expect(await whoami(join(prefix, 'bin', 'bindery'))).toContain('"handle":"local"');
+      const cache = join(work, 'npx-cache');
+      mkdirSync(cache);
+      const npx = run(['npx', '--yes', '--install-links', '--cache', cache, '--package', url, 'bindery', '--help'], work);
+      expect(npx.err).toContain('usage: bindery <command>');
+      expect(npx.code).toBe(0);
+      const bunx = run(['bunx', '--bun', '--package', url, 'bindery', '--help'], work, { BUN_INSTALL_CACHE_DIR: join(work, 'bun-cache') });
+      expect(bunx.err).toContain('usage: bindery <command>');
+      expect(bunx.code).toBe(0);
+    },
+    400_000,
+  );
 });

@@ -18,7 +18,10 @@ mkdirSync(shims);
 writeFileSync(join(shims, 'bun'), '#!/bin/sh\necho "bun was called: $*" >&2\nexit 127\n');
 chmodSync(join(shims, 'bun'), 0o755);
 const env: Record<string, string> = {
-  PATH: `${shims}:${(process.env.PATH ?? '').split(':').filter((p) => !p.includes('.bun')).join(':')}`,
+  PATH: `${shims}:${(process.env.PATH ?? '')
+    .split(':')
+    .filter((p) => !p.includes('.bun'))
+    .join(':')}`,
   HOME: process.env.HOME ?? work,
   npm_config_audit: 'false',
   npm_config_fund: 'false',
@@ -26,7 +29,16 @@ const env: Record<string, string> = {
   npm_config_prefer_offline: 'true',
   npm_config_loglevel: 'error',
 };
-for (const k of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy', 'npm_config_cache', 'npm_config_registry']) {
+for (const k of [
+  'HTTPS_PROXY',
+  'HTTP_PROXY',
+  'NO_PROXY',
+  'https_proxy',
+  'http_proxy',
+  'no_proxy',
+  'npm_config_cache',
+  'npm_config_registry',
+]) {
   if (process.env[k]) env[k] = process.env[k]!;
 }
 
@@ -75,8 +87,12 @@ describe('Node + npm embed Bindery without Bun', () => {
   }, 240_000);
 
   const git = process.env.CI === 'true' || process.env.BINDERY_TEST_NPM_GIT === '1';
-  test.skipIf(!git)('an app installs it from a git URL (git+file://): npm runs prepare, packs dist/ and installs the dependencies', async () => {
-    pkg ??= await snapshot();
-    expectRoundTrip(await embedWith('app-git', `git+file://${pkg}`));
-  }, 400_000);
+  test.skipIf(!git)(
+    'an app installs it from a git URL (git+file://): npm runs prepare, packs dist/ and installs the dependencies',
+    async () => {
+      pkg ??= await snapshot();
+      expectRoundTrip(await embedWith('app-git', `git+file://${pkg}`));
+    },
+    400_000,
+  );
 });

@@ -6,7 +6,10 @@ import { ROOT } from '../../support/targets.ts';
 
 /** Copies the working tree into `to` and commits it there; returns `to`. */
 export function snapshotTree(to: string): string {
-  const listed = Bun.spawnSync(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT }).stdout.toString().split('\0').filter(Boolean);
+  const listed = Bun.spawnSync(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
+    .stdout.toString()
+    .split('\0')
+    .filter(Boolean);
   for (const file of listed) {
     const target = join(to, file);
     mkdirSync(dirname(target), { recursive: true });

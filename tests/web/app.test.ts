@@ -26,11 +26,32 @@ beforeAll(async () => {
   alice = await w.signIn('alice');
   bob = await w.signIn('bob');
   await w.deps.tokens.load();
-  bobPrivate = (await createBinding(w.deps, bob.caller, { name: 'Bob zanzibarite plan', content: '# Plan\n\nThe zanzibarite secret.\n', summary: 'Secret.' }, HUMAN)).bindingId;
-  aliceDoc = (
-    await createBinding(w.deps, alice.caller, { name: 'Release checklist', content: '# Steps\n\nTag the release.\n\n## Rollback\n\nRevert the quokka deploy and page the on-call.\n', summary: 'How we ship.' }, HUMAN)
+  bobPrivate = (
+    await createBinding(
+      w.deps,
+      bob.caller,
+      { name: 'Bob zanzibarite plan', content: '# Plan\n\nThe zanzibarite secret.\n', summary: 'Secret.' },
+      HUMAN,
+    )
   ).bindingId;
-  await createBinding(w.deps, alice.caller, { name: 'Assistant notes on quokka', content: 'The quokka service notes by a model.\n', summary: 'Model notes.' }, LLM);
+  aliceDoc = (
+    await createBinding(
+      w.deps,
+      alice.caller,
+      {
+        name: 'Release checklist',
+        content: '# Steps\n\nTag the release.\n\n## Rollback\n\nRevert the quokka deploy and page the on-call.\n',
+        summary: 'How we ship.',
+      },
+      HUMAN,
+    )
+  ).bindingId;
+  await createBinding(
+    w.deps,
+    alice.caller,
+    { name: 'Assistant notes on quokka', content: 'The quokka service notes by a model.\n', summary: 'Model notes.' },
+    LLM,
+  );
 });
 afterAll(() => w.close());
 
@@ -73,7 +94,10 @@ describe('sign-in', () => {
     expect(p.stdout.toString().trim()).toMatch(/^http:\/\/localhost:8787\/login\/[A-Za-z0-9_-]{43}$/);
     const bad = Bun.spawnSync(['bun', 'adapters/cli.ts', 'login-link'], { env, cwd: `${import.meta.dir}/../..` });
     expect(bad.exitCode).toBe(2);
-    for (const f of ['', '-wal', '-shm']) await Bun.file(`${dir}.db${f}`).delete().catch(() => {});
+    for (const f of ['', '-wal', '-shm'])
+      await Bun.file(`${dir}.db${f}`)
+        .delete()
+        .catch(() => {});
   }, 30_000);
 
   test('every form post needs the CSRF secret and our Origin', async () => {
@@ -129,7 +153,12 @@ describe('reading', () => {
     const row = await createBinding(
       w.deps,
       alice.caller,
-      { name: `Evil ${hostile}`, summary: `"><svg onload=alert(3)>`, keyPoints: ['<b onclick=x>kp</b>'], content: `# Hi\n\n${hostile}\n\n[click](javascript:alert(4)) <iframe src="https://evil.example"></iframe>\n` },
+      {
+        name: `Evil ${hostile}`,
+        summary: `"><svg onload=alert(3)>`,
+        keyPoints: ['<b onclick=x>kp</b>'],
+        content: `# Hi\n\n${hostile}\n\n[click](javascript:alert(4)) <iframe src="https://evil.example"></iframe>\n`,
+      },
       HUMAN,
     );
     await addComment(w.deps, alice.caller, { id: row.bindingId, body: `comment ${hostile}` }, LLM);
@@ -146,7 +175,13 @@ describe('reading', () => {
   });
 
   test('a binding page shows exact tier costs, every version with provenance, and a diff', async () => {
-    await updateBinding(w.deps, alice.caller, aliceDoc, { content: '# Steps\n\nTag the release.\n\n## Rollback\n\nRevert the quokka deploy.\n' }, LLM);
+    await updateBinding(
+      w.deps,
+      alice.caller,
+      aliceDoc,
+      { content: '# Steps\n\nTag the release.\n\n## Rollback\n\nRevert the quokka deploy.\n' },
+      LLM,
+    );
     const { html } = await alice.page(`/b/${aliceDoc}`);
     const row = await callTool(restContext(w.deps, alice.caller), TOOLS.get_binding, { id: aliceDoc, tier: '2' });
     expect(html).toContain('What an assistant loads');
@@ -161,24 +196,51 @@ describe('reading', () => {
 
 describe('writing', () => {
   test('create, then edit with preview: a new human version; a conflict shows theirs and keeps yours', async () => {
-    const made = await alice.post('/new', { space: 'alice', name: 'Runbook', summary: 'Ops runbook.', keyPoints: 'one\ntwo', content: '# Runbook\n\nStart here.\n' });
+    const made = await alice.post('/new', {
+      space: 'alice',
+      name: 'Runbook',
+      summary: 'Ops runbook.',
+      keyPoints: 'one\ntwo',
+      content: '# Runbook\n\nStart here.\n',
+    });
     expect(made.status).toBe(303);
     const id = idFrom(made.headers.get('location'));
     const edit = await alice.page(`/b/${id}/edit`);
     expect(edit.html).toContain('name="expectedVersion" value="1"');
-    const preview = await alice.post(`/b/${id}/edit`, { action: 'preview', expectedVersion: 1, name: 'Runbook', summary: 'Ops runbook.', keyPoints: 'one', content: '# Runbook\n\n**Bold** move.\n' });
+    const preview = await alice.post(`/b/${id}/edit`, {
+      action: 'preview',
+      expectedVersion: 1,
+      name: 'Runbook',
+      summary: 'Ops runbook.',
+      keyPoints: 'one',
+      content: '# Runbook\n\n**Bold** move.\n',
+    });
     expect(await preview.text()).toContain('<strong>Bold</strong>');
     // Someone (an assistant) saves version 2 meanwhile.
     await updateBinding(w.deps, alice.caller, id, { content: '# Runbook\n\nTheir assistant text.\n' }, LLM);
     const mine = '# Runbook\n\nMy careful human paragraph.\n';
-    const conflict = await alice.post(`/b/${id}/edit`, { action: 'save', expectedVersion: 1, name: 'Runbook', summary: 'Ops runbook.', keyPoints: 'one', content: mine });
+    const conflict = await alice.post(`/b/${id}/edit`, {
+      action: 'save',
+      expectedVersion: 1,
+      name: 'Runbook',
+      summary: 'Ops runbook.',
+      keyPoints: 'one',
+      content: mine,
+    });
     expect(conflict.status).toBe(409);
     const page = await conflict.text();
     expect(page).toContain('Their assistant text.');
     expect(page).toContain('My careful human paragraph.\n</textarea>');
     expect(page).toContain('name="expectedVersion" value="2"');
     expect((await listVersionRows(w.deps.db, id, 0, 10)).total).toBe(2);
-    const saved = await alice.post(`/b/${id}/edit`, { action: 'save', expectedVersion: 2, name: 'Runbook', summary: 'Ops runbook.', keyPoints: 'one', content: mine });
+    const saved = await alice.post(`/b/${id}/edit`, {
+      action: 'save',
+      expectedVersion: 2,
+      name: 'Runbook',
+      summary: 'Ops runbook.',
+      keyPoints: 'one',
+      content: mine,
+    });
     expect(saved.status).toBe(303);
     const versions = (await listVersionRows(w.deps.db, id, 0, 10)).rows;
     expect(versions.map((v) => [v.number, v.source, v.model])).toEqual([
@@ -216,7 +278,12 @@ describe('writing', () => {
   test('sets: create, add, reorder, pin; the budget preview is what get_set_context packs', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const row = await createBinding(w.deps, alice.caller, { name: `Chapter ${i}`, summary: `Chapter ${i}.`, content: `# Chapter ${i}\n\n${'Words about budgets. '.repeat(40 * (i + 1))}\n` }, HUMAN);
+      const row = await createBinding(
+        w.deps,
+        alice.caller,
+        { name: `Chapter ${i}`, summary: `Chapter ${i}.`, content: `# Chapter ${i}\n\n${'Words about budgets. '.repeat(40 * (i + 1))}\n` },
+        HUMAN,
+      );
       ids.push(row.bindingId);
     }
     const made = await alice.post('/sets', { name: 'Book', space: 'alice', description: 'Chapters' });
@@ -234,7 +301,9 @@ describe('writing', () => {
     const misses = packed.budget.omitted.length;
     expect(fits).toBeGreaterThan(0);
     expect(misses).toBeGreaterThan(0);
-    expect(html).toContain(`In 900 tokens at tier 2, ${fits} item${fits === 1 ? '' : 's'} fit${fits === 1 ? 's' : ''}, ${misses} do${misses === 1 ? 'es' : ''} not`);
+    expect(html).toContain(
+      `In 900 tokens at tier 2, ${fits} item${fits === 1 ? '' : 's'} fit${fits === 1 ? 's' : ''}, ${misses} do${misses === 1 ? 'es' : ''} not`,
+    );
     expect(html).toContain(`(${packed.budget.usedTokens.toLocaleString('en-US')} tokens used`);
     expect(html.match(/✓ fits at tier/g)?.length).toBe(fits);
     // Bob cannot see or edit Alice's set.
@@ -251,7 +320,10 @@ describe('writing', () => {
     expect((await w.anon(path)).status).toBe(200);
     const page = await alice.page(`/b/${aliceDoc}`);
     expect(page.html).not.toContain(link.split('share=')[1]!);
-    const shareId = /\/shares\/(shr_[A-Za-z0-9_-]+)\/revoke[\s\S]{0,400}?Public link|Public link[\s\S]{0,400}?\/shares\/(shr_[A-Za-z0-9_-]+)\/revoke/.exec(page.html)!;
+    const shareId =
+      /\/shares\/(shr_[A-Za-z0-9_-]+)\/revoke[\s\S]{0,400}?Public link|Public link[\s\S]{0,400}?\/shares\/(shr_[A-Za-z0-9_-]+)\/revoke/.exec(
+        page.html,
+      )!;
     const id = shareId[1] ?? shareId[2]!;
     expect((await alice.post(`/shares/${id}/revoke`, { back: `/b/${aliceDoc}` })).status).toBe(303);
     expect((await w.anon(path)).status).toBe(404);
@@ -279,7 +351,17 @@ describe('small things a newcomer sees', () => {
 
   test('every row of a set has the same cells in the same order, first and last rows included', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await createBinding(w.deps, alice.caller, { name: `Row ${i}${'x'.repeat(i * 20)}`, summary: `Row ${i}.`, content: `Row ${i} text.\n` }, HUMAN)).bindingId);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await createBinding(
+            w.deps,
+            alice.caller,
+            { name: `Row ${i}${'x'.repeat(i * 20)}`, summary: `Row ${i}.`, content: `Row ${i} text.\n` },
+            HUMAN,
+          )
+        ).bindingId,
+      );
     const setId = idFrom((await alice.post('/sets', { name: 'Rows', space: 'alice' })).headers.get('location'));
     for (const id of ids) await alice.post(`/sets/${setId}/items`, { action: 'add', bindingId: id });
     await alice.post(`/sets/${setId}/items`, { action: 'pin', bindingId: ids[1]!, version: 1 });
@@ -287,7 +369,8 @@ describe('small things a newcomer sees', () => {
     const rows = [...html.matchAll(/<li data-id="[^"]+">([\s\S]*?)<\/li>/g)].map((m) => m[1]!);
     expect(rows).toHaveLength(3);
     // The outline of a row: its cells (by class) and its action slots.
-    const outline = (row: string) => [...row.matchAll(/<span class="(pos|what|costs|fit|nofit|actions|slot)"/g)].map((m) => (m[1] === 'nofit' ? 'fit' : m[1]));
+    const outline = (row: string) =>
+      [...row.matchAll(/<span class="(pos|what|costs|fit|nofit|actions|slot)"/g)].map((m) => (m[1] === 'nofit' ? 'fit' : m[1]));
     expect(outline(rows[0]!)).toEqual(['pos', 'what', 'costs', 'fit', 'actions', 'slot', 'slot', 'slot', 'slot']);
     expect(outline(rows[1]!)).toEqual(outline(rows[0]!));
     expect(outline(rows[2]!)).toEqual(outline(rows[0]!));
@@ -296,7 +379,8 @@ describe('small things a newcomer sees', () => {
   });
 
   test('connected apps (/oauth/grants) is in the navigation of every page, and links back', async () => {
-    for (const path of ['/', '/spaces', '/sets', '/shares']) expect((await alice.page(path)).html).toContain('<a href="/oauth/grants">Connected apps</a>');
+    for (const path of ['/', '/spaces', '/sets', '/shares'])
+      expect((await alice.page(path)).html).toContain('<a href="/oauth/grants">Connected apps</a>');
     const grants = await alice.page('/oauth/grants');
     expect(grants.status).toBe(200);
     expect(grants.html).toContain('<a href="/">← Bindery</a>');

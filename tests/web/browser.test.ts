@@ -48,21 +48,49 @@ beforeAll(async () => {
         name: 'Release checklist',
         summary: 'How we ship a release, and how we roll it back.',
         keyPoints: ['Tag first', 'Roll back with the quokka script'],
-        content: '# Release\n\nTag the release, then deploy.\n\n## Rollback\n\nRun the **quokka** rollback script and page the on-call.\n\n```sh\n./quokka rollback --to previous\n```\n',
+        content:
+          '# Release\n\nTag the release, then deploy.\n\n## Rollback\n\nRun the **quokka** rollback script and page the on-call.\n\n```sh\n./quokka rollback --to previous\n```\n',
       },
       HUMAN,
     )
   ).bindingId;
-  await createBinding(w.deps, alice, { name: 'Quokka service notes', summary: 'What the assistant learned about the quokka service.', content: '# Quokka\n\nThe quokka service restarts nightly.\n' }, LLM);
+  await createBinding(
+    w.deps,
+    alice,
+    {
+      name: 'Quokka service notes',
+      summary: 'What the assistant learned about the quokka service.',
+      content: '# Quokka\n\nThe quokka service restarts nightly.\n',
+    },
+    LLM,
+  );
   for (let i = 1; i <= 12; i++) {
-    const row = await createBinding(w.deps, alice, { name: `Handbook chapter ${i}`, summary: `Chapter ${i} of the handbook.`, content: `# Chapter ${i}\n\n${'Budgets decide what an assistant reads. '.repeat(25 * i)}\n` }, i % 3 ? HUMAN : LLM);
+    const row = await createBinding(
+      w.deps,
+      alice,
+      {
+        name: `Handbook chapter ${i}`,
+        summary: `Chapter ${i} of the handbook.`,
+        content: `# Chapter ${i}\n\n${'Budgets decide what an assistant reads. '.repeat(25 * i)}\n`,
+      },
+      i % 3 ? HUMAN : LLM,
+    );
     chapterIds.push(row.bindingId);
   }
-  setId = (await createSet(w.deps, alice, { name: 'Onboarding handbook', description: 'What a new assistant reads first.', bindingIds: chapterIds })).id;
+  setId = (
+    await createSet(w.deps, alice, {
+      name: 'Onboarding handbook',
+      description: 'What a new assistant reads first.',
+      bindingIds: chapterIds,
+    })
+  ).id;
   await addComment(w.deps, alice, { id: docId, body: 'The rollback step needs the **new** script path.' }, LLM);
   void bob;
   const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 
@@ -80,11 +108,17 @@ const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), '
 async function axe(page: Page, name: string): Promise<void> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run(document);
+    const r = await (
+      window as unknown as { axe: { run(ctx: Document): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
+    ).axe.run(document);
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  axeResults[name] = { serious: bad.filter((v) => v.impact === 'serious').length, critical: bad.filter((v) => v.impact === 'critical').length, ids: bad.map((v) => v.id) };
+  axeResults[name] = {
+    serious: bad.filter((v) => v.impact === 'serious').length,
+    critical: bad.filter((v) => v.impact === 'critical').length,
+    ids: bad.map((v) => v.id),
+  };
   expect(bad).toEqual([]);
 }
 
@@ -178,14 +212,17 @@ describe.skipIf(!!skip)('web app in chromium', () => {
     expect(await page.getAttribute(`li[data-id="${last}"]`, 'draggable')).toBe('true');
     // The drag events are dispatched in the page (headless chromium's native drag did not deliver
     // `drop` to the list here); the page's own handlers then fill and submit the move form.
-    await page.evaluate(([from, to]) => {
-      const dt = new DataTransfer();
-      const src = document.querySelector(`li[data-id="${from}"]`)!;
-      const dst = document.querySelector(`li[data-id="${to}"]`)!;
-      src.dispatchEvent(new DragEvent('dragstart', { dataTransfer: dt, bubbles: true }));
-      dst.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
-      dst.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }, [last, chapterIds[0]!]);
+    await page.evaluate(
+      ([from, to]) => {
+        const dt = new DataTransfer();
+        const src = document.querySelector(`li[data-id="${from}"]`)!;
+        const dst = document.querySelector(`li[data-id="${to}"]`)!;
+        src.dispatchEvent(new DragEvent('dragstart', { dataTransfer: dt, bubbles: true }));
+        dst.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        dst.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      [last, chapterIds[0]!],
+    );
     await page.waitForFunction((id) => document.querySelector('ol.items li')?.getAttribute('data-id') === id, last);
     let order = (await setContents(w.deps, alice, await readSet(w.deps, alice, setId))).items.map((i) => i.row.bindingId);
     expect(order[0]).toBe(last);

@@ -25,10 +25,11 @@ function sides(d: LineDiff): [string[], string[]] {
 /** A deterministic pseudo-random generator (the cases are the same on every run). */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const bigText = (lines: number, tag: string, rand: () => number) => Array.from({ length: lines }, (_, i) => `${tag} line ${i} ${Math.floor(rand() * 1e9).toString(36)} ${'x'.repeat(30)}`).join('\n') + '\n';
+const bigText = (lines: number, tag: string, rand: () => number) =>
+  Array.from({ length: lines }, (_, i) => `${tag} line ${i} ${Math.floor(rand() * 1e9).toString(36)} ${'x'.repeat(30)}`).join('\n') + '\n';
 
 describe('lineDiff', () => {
   test('on 500 small random pairs: both sides rebuilt exactly, and as few changes as a full Myers diff (jsdiff)', () => {
@@ -64,7 +65,10 @@ describe('lineDiff', () => {
   test('a 1 MB text with a line changed every 50: bounded the same way; a smaller budget stops sooner', () => {
     const rand = rng(3);
     const a = bigText(20_000, 'doc', rand);
-    const b = a.split('\n').map((l, i) => (i % 50 === 0 && l ? `${l} edited` : l)).join('\n');
+    const b = a
+      .split('\n')
+      .map((l, i) => (i % 50 === 0 && l ? `${l} edited` : l))
+      .join('\n');
     const d = lineDiff(a, b);
     expect(d.steps).toBeLessThanOrEqual(DIFF_MAX_STEPS + 20_000);
     expect(sides(d)).toEqual([a.trimEnd().split('\n'), b.trimEnd().split('\n')]);
@@ -129,7 +133,12 @@ describe('the diff and conflict pages', () => {
     w = await webWorld();
     alice = await w.signIn('alice');
     const rand = rng(11);
-    const made = await createBinding(w.deps, alice.caller, { name: 'Big', summary: 'Big.', content: bigText(17_000, 'a', rand) }, { source: 'human', model: null });
+    const made = await createBinding(
+      w.deps,
+      alice.caller,
+      { name: 'Big', summary: 'Big.', content: bigText(17_000, 'a', rand) },
+      { source: 'human', model: null },
+    );
     id = made.bindingId;
     await updateBinding(w.deps, alice.caller, id, { content: bigText(17_000, 'b', rand) }, { source: 'human', model: null });
   });
@@ -153,9 +162,17 @@ describe('the diff and conflict pages', () => {
   test('a small change in a big version: the change with three lines of context, the rest folded', async () => {
     const content = Array.from({ length: 1000 }, (_, i) => `Line ${i}.`).join('\n') + '\n';
     const made = await createBinding(w.deps, alice.caller, { name: 'Folded', summary: 'F.', content }, { source: 'human', model: null });
-    await updateBinding(w.deps, alice.caller, made.bindingId, { content: content.replace('Line 500.', 'Line five hundred.') }, { source: 'human', model: null });
+    await updateBinding(
+      w.deps,
+      alice.caller,
+      made.bindingId,
+      { content: content.replace('Line 500.', 'Line five hundred.') },
+      { source: 'human', model: null },
+    );
     const html = await (await alice.get(`/b/${made.bindingId}/diff?from=1&to=2`)).text();
-    expect(html).toContain('<div class="del"><span class="skip">removed: </span>Line 500.</div><div class="add"><span class="skip">added: </span>Line five hundred.</div>');
+    expect(html).toContain(
+      '<div class="del"><span class="skip">removed: </span>Line 500.</div><div class="add"><span class="skip">added: </span>Line five hundred.</div>',
+    );
     expect(html.match(/<div class="same">/g)!.length).toBe(6);
     expect(html).toContain('⋯ 497 unchanged lines');
   });

@@ -21,7 +21,10 @@ async function world(publicUrl = 'http://localhost:8787') {
 }
 
 const withCookie = (setCookie: string, init: RequestInit = {}) =>
-  new Request('http://localhost:8787/', { ...init, headers: { cookie: setCookie.split(';')[0]!, ...(init.headers as Record<string, string>) } });
+  new Request('http://localhost:8787/', {
+    ...init,
+    headers: { cookie: setCookie.split(';')[0]!, ...(init.headers as Record<string, string>) },
+  });
 
 describe('web sign-in', () => {
   test('a login link signs in once; the cookie finds the person; sign-out ends it at once', async () => {
@@ -37,7 +40,9 @@ describe('web sign-in', () => {
     const user = await webUser(deps, withCookie(first!.setCookie));
     expect(user?.caller).toEqual({ id: alice.id, handle: 'alice' });
     // Only hashes are stored.
-    const stored = await w.db.all<{ token_hash: string }>(sql`SELECT token_hash FROM web_sessions UNION ALL SELECT token_hash FROM login_links`);
+    const stored = await w.db.all<{ token_hash: string }>(
+      sql`SELECT token_hash FROM web_sessions UNION ALL SELECT token_hash FROM login_links`,
+    );
     for (const r of stored) expect(first!.setCookie.includes(r.token_hash) || link.url.includes(r.token_hash)).toBe(false);
     const cleared = await signOut(deps, user!);
     expect(cleared).toContain('Max-Age=0');
@@ -81,7 +86,9 @@ describe('web sign-in', () => {
     const { w, deps, alice } = await world('https://kb.example.com');
     const signed = await signIn(deps, (await createLoginLink(deps, alice.id)).url.split('/login/')[1]!);
     expect(signed!.setCookie).toMatch(/^__Host-bindery_session=.*; Secure$/);
-    expect(await webUser(deps, new Request('https://kb.example.com/', { headers: { cookie: signed!.setCookie.split(';')[0]! } }))).toBeDefined();
+    expect(
+      await webUser(deps, new Request('https://kb.example.com/', { headers: { cookie: signed!.setCookie.split(';')[0]! } })),
+    ).toBeDefined();
     w.close();
   });
 

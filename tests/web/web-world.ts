@@ -66,7 +66,9 @@ export async function webWorld(base = 'http://localhost:8787'): Promise<WebWorld
         async post(path, fields, opts = {}) {
           if (!csrf) await browser.page('/');
           const sent = opts.csrf === undefined ? csrf : opts.csrf;
-          const body = new URLSearchParams(Object.entries({ ...fields, ...(sent === null ? {} : { csrf: sent! }) }).map(([k, v]) => [k, String(v)]));
+          const body = new URLSearchParams(
+            Object.entries({ ...fields, ...(sent === null ? {} : { csrf: sent! }) }).map(([k, v]) => [k, String(v)]),
+          );
           const headers: Record<string, string> = { cookie, 'Content-Type': 'application/x-www-form-urlencoded' };
           if (opts.origin !== null) headers.Origin = opts.origin ?? base;
           return app.fetch(new Request(`${base}${path}`, { method: 'POST', headers, body }));

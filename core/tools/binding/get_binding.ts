@@ -12,8 +12,7 @@ export const getBindingTool = defineTool({
   name: 'get_binding',
   title: 'Get binding',
   category: 'binding',
-  description:
-    'Read one section (§id), cut to maxTokens; or tier "1" card (default), "2" full text.',
+  description: 'Read one section (§id), cut to maxTokens; or tier "1" card (default), "2" full text.',
   aliases: ['read document', 'open binding', 'fetch doc', 'load content'],
   input: z.strictObject({
     id: bindingId(),
@@ -29,10 +28,16 @@ export const getBindingTool = defineTool({
   storedTextOnly: true,
   async handler(args, ctx) {
     checkBudget(args.maxTokens, ctx);
-    if (args.maxTokens !== undefined && args.section === undefined) throw fail.invalid('maxTokens', 'applies to a section read; give section too (or use get_bindings {ids, maxTokens} for tiers)');
-    const row = await readBinding(ctx, ctx.caller, args.id, { version: args.version, withContent: args.tier === '2' || args.section !== undefined });
+    if (args.maxTokens !== undefined && args.section === undefined)
+      throw fail.invalid('maxTokens', 'applies to a section read; give section too (or use get_bindings {ids, maxTokens} for tiers)');
+    const row = await readBinding(ctx, ctx.caller, args.id, {
+      version: args.version,
+      withContent: args.tier === '2' || args.section !== undefined,
+    });
     const { pieces, view } =
-      args.section !== undefined ? await renderSectionRead(row, args.section, ctx, args.cursor, args.maxTokens) : await renderBindingAtTier(row, args.tier, ctx, args.cursor);
+      args.section !== undefined
+        ? await renderSectionRead(row, args.section, ctx, args.cursor, args.maxTokens)
+        : await renderBindingAtTier(row, args.tier, ctx, args.cursor);
     if (args.maxTokens === undefined) return { pieces, data: { binding: view }, meta: bindingMeta(row, ctx) };
     // A budgeted section read reports its budget; every piece of it carries its exact count.
     const used = pieces.reduce((n, p) => n + (p.tokens ?? ctx.tokens.count(p.text)), 0);

@@ -34,12 +34,21 @@ export const getBindingsTool = defineTool({
     const notFound = ids.filter((id) => !found.has(id));
     const trailer: Piece[] = notFound.length ? [line(`Not found (missing, deleted or not yours to read): ${notFound.join(', ')}`)] : [];
     if (args.query !== undefined) {
-      const header = line(`## Sections of ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} matching "${clip(oneLine(args.query), 200)}", best first`);
+      const header = line(
+        `## Sections of ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} matching "${clip(oneLine(args.query), 200)}", best first`,
+      );
       // A small budget: the header without the query, unknown ids counted (they are in notFound).
-      const compact = { header: [line(`## Sections of ${rows.length} of ${ids.length}, best first`)], trailer: notFound.length ? [line(`Not found: ${notFound.length} (listed in notFound).`)] : [] };
+      const compact = {
+        header: [line(`## Sections of ${rows.length} of ${ids.length}, best first`)],
+        trailer: notFound.length ? [line(`Not found: ${notFound.length} (listed in notFound).`)] : [],
+      };
       const q = await packByQuery({ header: [header], rows, query: args.query, maxTokens: args.maxTokens, trailer, compact }, ctx);
       const results = q.views.filter((v) => v !== null);
-      return { pieces: q.pieces, data: { results, notFound, ...(q.budget ? { budget: q.budget } : {}) }, meta: q.budget ? { budget: q.budget } : {} };
+      return {
+        pieces: q.pieces,
+        data: { results, notFound, ...(q.budget ? { budget: q.budget } : {}) },
+        meta: q.budget ? { budget: q.budget } : {},
+      };
     }
     const header = line(`## ${rows.length} of ${ids.length} binding${ids.length === 1 ? '' : 's'} at tier ${args.tier}`);
     // A small budget cannot hold up to 49 unknown ids: it counts them instead.
@@ -48,9 +57,12 @@ export const getBindingsTool = defineTool({
     // Named up to MAX_FOOTER_LINES ids, so the note fits in the room the unbudgeted page keeps under
     // the cap (49 ids would not).
     const left = listing.omitted.map((o) => o.id);
-    const named = left.slice(0, MAX_FOOTER_LINES).join(', ') + (left.length > MAX_FOOTER_LINES ? ` and ${left.length - MAX_FOOTER_LINES} more` : '');
+    const named =
+      left.slice(0, MAX_FOOTER_LINES).join(', ') + (left.length > MAX_FOOTER_LINES ? ` and ${left.length - MAX_FOOTER_LINES} more` : '');
     const omittedNote: Piece[] =
-      args.maxTokens === undefined && left.length ? [line(`Over the response cap, not shown: ${named} (ask again with a lower tier or fewer ids).`)] : [];
+      args.maxTokens === undefined && left.length
+        ? [line(`Over the response cap, not shown: ${named} (ask again with a lower tier or fewer ids).`)]
+        : [];
     return {
       pieces: [...listing.pieces, ...omittedNote],
       data: { results: listing.views, notFound, ...(listing.budget ? { budget: listing.budget } : {}) },

@@ -37,7 +37,17 @@ export const listBindingsTool = defineTool({
     const count = `${found.total} binding${found.total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`;
     const header = line(`## @${space.slug}: ${count}`);
     const { listing, pagination, pieces } = await pagedListing(
-      { header: [header], compact: { header: [line(`## ${count}`)] }, rows, tier: args.tier, maxTokens: args.maxTokens, scope, offset, total: found.total, empty: 'Empty. create_binding adds one.' },
+      {
+        header: [header],
+        compact: { header: [line(`## ${count}`)] },
+        rows,
+        tier: args.tier,
+        maxTokens: args.maxTokens,
+        scope,
+        offset,
+        total: found.total,
+        empty: 'Empty. create_binding adds one.',
+      },
       ctx,
     );
     return {

@@ -40,8 +40,16 @@ export async function renderBindingAtTier(
   const pageTokens = ctx.config.maxResponseTokens - row.headBlockTokens - PAGE_MARGIN;
   const pages =
     tier === '2'
-      ? splitPages(row.content!, pageTokens, ctx.tokens, row.fence).map((text, i, all) => ({ text, block: renderContent(text, row.fence, { index: i + 1, count: all.length }) }))
-      : splitPreviewPages(facts(row), pageTokens, ctx.tokens, row.outlineBlockTokens ? renderOutline(loadedSections(row), row.fence) : '').map((block) => ({ text: undefined, block }));
+      ? splitPages(row.content!, pageTokens, ctx.tokens, row.fence).map((text, i, all) => ({
+          text,
+          block: renderContent(text, row.fence, { index: i + 1, count: all.length }),
+        }))
+      : splitPreviewPages(
+          facts(row),
+          pageTokens,
+          ctx.tokens,
+          row.outlineBlockTokens ? renderOutline(loadedSections(row), row.fence) : '',
+        ).map((block) => ({ text: undefined, block }));
   const scope = pageScope(row, tier);
   const index = await readCursor(ctx.db, cursor, scope);
   if (index >= pages.length) throw fail.invalid('cursor', 'points past the last page');
@@ -54,7 +62,11 @@ export async function renderBindingAtTier(
     pieces: [
       { text: renderHead(facts(row), base), tokens: row.headBlockTokens },
       { text: pages[index]!.block },
-      line(nextCursor ? `Page ${page.index} of ${page.count}. Next page: the same call with cursor "${nextCursor}".` : `Page ${page.index} of ${page.count} (last).`),
+      line(
+        nextCursor
+          ? `Page ${page.index} of ${page.count}. Next page: the same call with cursor "${nextCursor}".`
+          : `Page ${page.index} of ${page.count} (last).`,
+      ),
     ],
     view,
   };

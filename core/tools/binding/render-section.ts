@@ -20,7 +20,8 @@ export function findSection(index: SectionIndex, id: string, row: Pick<BindingVe
   const i = index.sections.findIndex((s) => s.id === id);
   if (i >= 0) return i;
   const ids = index.sections.slice(0, IDS_NAMED).map((s) => `"${s.id}"`);
-  const more = index.sections.length > IDS_NAMED ? ` and ${index.sections.length - IDS_NAMED} more (tier "1.5" lists them in its outline)` : '';
+  const more =
+    index.sections.length > IDS_NAMED ? ` and ${index.sections.length - IDS_NAMED} more (tier "1.5" lists them in its outline)` : '';
   const valid = ids.length ? `its sections are ${ids.join(', ')}${more}` : 'it has no sections (its content is blank)';
   return fail404(`section: "${id}" is not a section of ${row.bindingId} v${row.number}; ${valid}.`);
 }
@@ -59,11 +60,16 @@ export async function renderSectionRead(
   }
   if (row.lineBlockTokens + s.tokens + PAGE_MARGIN <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this section is not paged; omit cursor');
-    return { pieces: [{ text: renderSection(index.sections, i, text, row.fence), tokens: s.tokens }], view: { ...card, section: { ...section, content: text } } };
+    return {
+      pieces: [{ text: renderSection(index.sections, i, text, row.fence), tokens: s.tokens }],
+      view: { ...card, section: { ...section, content: text } },
+    };
   }
   await ctx.tokens.load();
   // The path line and section attribute come on every page: taken off the room splitPages has.
-  const frame = ctx.tokens.count(renderSection(index.sections, i, '', row.fence, { index: 999, count: 999 })) - ctx.tokens.count(renderContent('', row.fence, { index: 999, count: 999 }));
+  const frame =
+    ctx.tokens.count(renderSection(index.sections, i, '', row.fence, { index: 999, count: 999 })) -
+    ctx.tokens.count(renderContent('', row.fence, { index: 999, count: 999 }));
   const pages = splitPages(text, ctx.config.maxResponseTokens - row.lineBlockTokens - PAGE_MARGIN - frame, ctx.tokens, row.fence);
   const scope = `section:${row.bindingId}:${row.number}:${s.id}`;
   const at = await readCursor(ctx.db, cursor, scope);
@@ -74,7 +80,11 @@ export async function renderSectionRead(
     pieces: [
       head,
       { text: renderSection(index.sections, i, pages[at]!, row.fence, page) },
-      line(nextCursor ? `Page ${page.index} of ${page.count}. Next page: the same call with cursor "${nextCursor}".` : `Page ${page.index} of ${page.count} (last).`),
+      line(
+        nextCursor
+          ? `Page ${page.index} of ${page.count}. Next page: the same call with cursor "${nextCursor}".`
+          : `Page ${page.index} of ${page.count} (last).`,
+      ),
     ],
     view: { ...card, section: { ...section, content: pages[at]! }, page: { ...page, nextCursor } },
   };
@@ -104,7 +114,10 @@ async function cutSectionRead(
   const fixed = restTokens;
   let room = maxTokens - fixed - frame;
   if (room < MIN_CUT_TOKENS) {
-    throw fail.invalid('maxTokens', `is ${maxTokens} but a cut of section "${parts.section.id}" needs at least ${fixed + frame + MIN_CUT_TOKENS} tokens here; raise it, or omit it to read the whole section (${parts.section.tokens} tokens)`);
+    throw fail.invalid(
+      'maxTokens',
+      `is ${maxTokens} but a cut of section "${parts.section.id}" needs at least ${fixed + frame + MIN_CUT_TOKENS} tokens here; raise it, or omit it to read the whole section (${parts.section.tokens} tokens)`,
+    );
   }
   // The block is counted whole (its seams inside the fence can merge): shrink the room until it fits.
   for (;;) {
@@ -113,8 +126,14 @@ async function cutSectionRead(
     const n = ctx.tokens.count(block);
     if (fixed + n <= maxTokens) {
       return {
-        pieces: [{ text: block, tokens: n }, { text: rest.text, tokens: restTokens }],
-        view: { ...parts.card, section: { ...parts.section, content: cut.text, cut: { tokens: n, restTokens: Math.max(0, parts.section.tokens - n) } } } as BindingView,
+        pieces: [
+          { text: block, tokens: n },
+          { text: rest.text, tokens: restTokens },
+        ],
+        view: {
+          ...parts.card,
+          section: { ...parts.section, content: cut.text, cut: { tokens: n, restTokens: Math.max(0, parts.section.tokens - n) } },
+        } as BindingView,
       };
     }
     room -= fixed + n - maxTokens;

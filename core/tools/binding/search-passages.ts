@@ -105,7 +105,9 @@ export async function passagePage(req: PassageRequest, ctx: ToolContext) {
   const pagination = await paginate(ctx.db, req.scope, req.offset, shown.length, req.total);
   const pieces: Piece[] = [...header, ...shown.map((i) => ({ text: lines[i]!.text, tokens: lines[i]!.tokens })), ...empty];
   if (req.paging && pagination.hasMore) {
-    const moreLine = [line(`More: cursor "${pagination.nextCursor}".`), line('More: see pagination.nextCursor.')].find((p) => used + count(p) <= budget);
+    const moreLine = [line(`More: cursor "${pagination.nextCursor}".`), line('More: see pagination.nextCursor.')].find(
+      (p) => used + count(p) <= budget,
+    );
     if (moreLine) {
       pieces.push(moreLine);
       used += count(moreLine);
@@ -113,7 +115,11 @@ export async function passagePage(req: PassageRequest, ctx: ToolContext) {
   }
   const views = shown.map((i) => {
     const row = req.rows[i]!;
-    return { ...tierObject(facts(row), '0', ctx.config.publicUrl), tier: 'passage' as const, ...(lines[i]!.view ? { match: lines[i]!.view } : {}) };
+    return {
+      ...tierObject(facts(row), '0', ctx.config.publicUrl),
+      tier: 'passage' as const,
+      ...(lines[i]!.view ? { match: lines[i]!.view } : {}),
+    };
   });
   const left = req.rows.map((_, i) => i).filter((i) => !shown.includes(i));
   const budget_: BudgetReport | undefined = budgeted

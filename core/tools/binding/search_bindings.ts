@@ -26,7 +26,9 @@ export const TIER0_TOKENS = 900;
 
 /** search_bindings' tiers: "passage" (the default) besides the card tiers; numbers accepted, strings advertised. */
 const searchTierSchema = z
-  .literal(['passage', '0', '1', '1.5', '2', 0, 1, 1.5, 2], { message: 'must be "passage", "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)' })
+  .literal(['passage', '0', '1', '1.5', '2', 0, 1, 1.5, 2], {
+    message: 'must be "passage", "0" (one line), "1" (summary), "1.5" (+ preview) or "2" (full content)',
+  })
   .transform((t) => String(t) as Tier | 'passage')
   .default('passage');
 /** Room kept under TIER0_TOKENS for the paging line added after the page is packed (a cursor is ~20 characters: at most 28 tokens). */
@@ -45,14 +47,18 @@ export const searchBindingsTool = defineTool({
   name: 'search_bindings',
   title: 'Search bindings',
   category: 'binding',
-  description:
-    'Search your documents: the best hit (limit: more), its best section §id (token cost), the passage that answers.',
+  description: 'Search your documents: the best hit (limit: more), its best section §id (token cost), the passage that answers.',
   aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
     space: z.string().min(1).max(80).optional(),
     tier: searchTierSchema,
-    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 50' }).max(50, { message: 'must be from 1 to 50' }).optional(),
+    limit: z
+      .number()
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be from 1 to 50' })
+      .max(50, { message: 'must be from 1 to 50' })
+      .optional(),
     maxTokens: maxTokensSchema().optional(),
     cursor: cursorSchema().optional(),
   }),
@@ -76,7 +82,13 @@ export const searchBindingsTool = defineTool({
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const scores = semanticScorer(ctx, args.query);
     const semantic = scores && ctx.config.embeddings ? { scores, weight: ctx.config.embeddings.weight } : undefined;
-    const found = await searchBindingRows(ctx.db, match, { userId: ctx.caller.id, spaceId: space?.id, offset, limit, ...(semantic ? { semantic } : {}) });
+    const found = await searchBindingRows(ctx.db, match, {
+      userId: ctx.caller.id,
+      spaceId: space?.id,
+      offset,
+      limit,
+      ...(semantic ? { semantic } : {}),
+    });
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
     // Past the count cap, total is a lower bound: "1001+ matches".
@@ -85,25 +97,70 @@ export const searchBindingsTool = defineTool({
     // On a first page only: when the best hit holds too little of the query, one line says so and offers words to try.
     const weak = offset === 0 ? await weakMatchOf(ctx, match, found, { userId: ctx.caller.id, spaceId: space?.id }) : undefined;
     const advice = weak && weak.held > 0 ? [line(weakLine(weak))] : [];
-    const empty = weak?.tryWords.length ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.` : 'No match. Try other words, or list_bindings to browse.';
+    const empty = weak?.tryWords.length
+      ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.`
+      : 'No match. Try other words, or list_bindings to browse.';
     if (args.tier === 'passage') {
       // Hits only: the query is the caller's own words and the count is in _meta.context.pagination. A weak
       // best match is said in one short line, without the words to try: beside the passages a model in the
       // loop found those words no use; with no hit at all, the empty line still offers them.
       const short = weak && weak.held > 0 ? [line(`No close match: the best hit holds ${weak.held} of your ${weak.words} words.`)] : [];
-      const p = await passagePage({ header: short, compactHeader: [], paging: args.cursor !== undefined || (args.limit ?? 0) > PASSAGE_PAGE_LINE, rows, query: args.query, maxTokens: args.maxTokens, scope, offset, total: found.total, empty }, ctx);
+      const p = await passagePage(
+        {
+          header: short,
+          compactHeader: [],
+          paging: args.cursor !== undefined || (args.limit ?? 0) > PASSAGE_PAGE_LINE,
+          rows,
+          query: args.query,
+          maxTokens: args.maxTokens,
+          scope,
+          offset,
+          total: found.total,
+          empty,
+        },
+        ctx,
+      );
       const budget = p.budget ? { budget: p.budget } : {};
-      return { pieces: p.pieces, data: { results: p.views, pagination: p.pagination, ...budget, ...(weak ? { weakMatch: weak } : {}) }, meta: { pagination: p.pagination, ...budget } };
+      return {
+        pieces: p.pieces,
+        data: { results: p.views, pagination: p.pagination, ...budget, ...(weak ? { weakMatch: weak } : {}) },
+        meta: { pagination: p.pagination, ...budget },
+      };
     }
     const tier = args.tier;
     // The best section and an excerpt of each hit on this page (content loaded for these rows only).
-    const extras = tier === '0' ? undefined : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
-    const request = { header: [header, ...advice], compact: { header: [line(`## Search: ${matches}`)] }, rows, extras, tier, maxTokens: args.maxTokens, ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}), scope, offset, total: found.total, empty };
+    const extras =
+      tier === '0'
+        ? undefined
+        : (await matchesFor(rows, args.query, ctx)).map((m) => (m ? { piece: m.piece, fields: { match: m.view } } : undefined));
+    const request = {
+      header: [header, ...advice],
+      compact: { header: [line(`## Search: ${matches}`)] },
+      rows,
+      extras,
+      tier,
+      maxTokens: args.maxTokens,
+      ...(fill ? { pageTokens: TIER0_TOKENS - TIER0_MORE_RESERVE } : {}),
+      scope,
+      offset,
+      total: found.total,
+      empty,
+    };
     let page = await pagedListing(request, ctx);
     if (args.maxTokens !== undefined && args.tier !== '0' && rows.length && !page.listing.included.length) {
       // A budget too small for one card at the tier asked for still answers: the hits as tier-0 lines, said so.
       const note = line(`Shown as tier-0 lines: tier ${args.tier} did not fit maxTokens ${args.maxTokens}.`);
-      const cheaper = await pagedListing({ ...request, header: [...request.header, note], compact: { header: [...request.compact.header, note] }, extras: undefined, tier: '0', priceTier: args.tier }, ctx).catch((err: unknown) => {
+      const cheaper = await pagedListing(
+        {
+          ...request,
+          header: [...request.header, note],
+          compact: { header: [...request.compact.header, note] },
+          extras: undefined,
+          tier: '0',
+          priceTier: args.tier,
+        },
+        ctx,
+      ).catch((err: unknown) => {
         // The note itself may not fit the smallest budgets: then the answer without it stands.
         if (err instanceof BinderyError && err.code === 'INVALID_INPUT') return undefined;
         throw err;
@@ -113,15 +170,24 @@ export const searchBindingsTool = defineTool({
     const { listing, pagination, pieces } = page;
     return {
       pieces,
-      data: { results: listing.views, pagination, ...(listing.budget ? { budget: listing.budget } : {}), ...(weak ? { weakMatch: weak } : {}) },
+      data: {
+        results: listing.views,
+        pagination,
+        ...(listing.budget ? { budget: listing.budget } : {}),
+        ...(weak ? { weakMatch: weak } : {}),
+      },
       meta: { pagination, ...(listing.budget ? { budget: listing.budget } : {}) },
     };
   },
 });
 
-
 /** The weak-match report for a first page, or undefined when the best hit holds enough of the query. */
-async function weakMatchOf(ctx: ToolContext, match: string, found: { rows: BindingVersionRow[]; idf?: number[] }, scope: { userId: string; spaceId?: string }): Promise<WeakMatch | undefined> {
+async function weakMatchOf(
+  ctx: ToolContext,
+  match: string,
+  found: { rows: BindingVersionRow[]; idf?: number[] },
+  scope: { userId: string; spaceId?: string },
+): Promise<WeakMatch | undefined> {
   const rows = found.rows;
   // Every figure here is counted over what this search reads: nothing private to others moves it.
   const inScope = searchScopeSql(scope);

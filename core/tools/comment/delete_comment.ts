@@ -8,7 +8,7 @@ export const deleteCommentTool = defineTool({
   name: 'delete_comment',
   title: 'Delete comment',
   category: 'comment',
-  description: 'Delete a comment: its author or the owner of the binding\'s space may.',
+  description: "Delete a comment: its author or the owner of the binding's space may.",
   aliases: ['remove note', 'retract comment'],
   input: z.strictObject({ id: idOf('cmt', 'comment') }),
   output: z.object({ id: z.string(), bindingId: z.string(), deleted: z.boolean() }),

@@ -13,7 +13,8 @@ export const listCommentsTool = defineTool({
   name: 'list_comments',
   title: 'List comments',
   category: 'comment',
-  description: 'Comments on a binding you can read, oldest first, with author and provenance (human or llm, and the model). Optional version keeps those on one version. Paged.',
+  description:
+    'Comments on a binding you can read, oldest first, with author and provenance (human or llm, and the model). Optional version keeps those on one version. Paged.',
   aliases: ['notes', 'annotations', 'discussion', 'feedback'],
   input: z.strictObject({
     id: bindingId(),
@@ -30,11 +31,17 @@ export const listCommentsTool = defineTool({
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const { rows, total } = await listComments(ctx, binding, { version: args.version, offset, limit: args.limit });
     const on = args.version ? ` on v${args.version}` : '';
-    const pieces: Piece[] = [line(`## ${total} comment${total === 1 ? '' : 's'}${on} on ${args.id} ("${binding.name.replace(/\s+/g, ' ')}")`)];
+    const pieces: Piece[] = [
+      line(`## ${total} comment${total === 1 ? '' : 's'}${on} on ${args.id} ("${binding.name.replace(/\s+/g, ' ')}")`),
+    ];
     // Long comments can pass the response cap before `limit` does: the page then ends early and the
     // cursor continues from the first comment left out. Bodies have stored counts; only framing is counted.
     const all = rows.map(toCommentView);
-    const kept = groupsUnderCap(pieces, all.map((v, i) => commentPieces(v, rows[i]!.fence)), ctx);
+    const kept = groupsUnderCap(
+      pieces,
+      all.map((v, i) => commentPieces(v, rows[i]!.fence)),
+      ctx,
+    );
     const comments: CommentView[] = all.slice(0, kept.length);
     pieces.push(...kept.flat());
     const pagination = await paginate(ctx.db, scope, offset, comments.length, total);

@@ -20,10 +20,23 @@ export const listToolCategoriesTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(_args, ctx) {
     const catalog = catalogOf(ctx.tools.all, ctx.tokens, ctx.config);
-    const categories = catalog.categories.map((c) => ({ category: c.category, count: c.tools.length, context: c.context, tools: c.tools.map((t) => t.name) }));
-    const pieces: Piece[] = [line(`## ${catalog.tools.length} tools in ${categories.length} categories (${n(catalog.totalModelTokens)} model-visible definition tokens if all were listed; ${n(catalog.totalTokens)} in tools/list)`)];
-    for (const c of categories) pieces.push(line(`- ${c.category} (${c.count}, ${n(c.context.modelTokens)} tokens): ${c.tools.join(', ')}`));
+    const categories = catalog.categories.map((c) => ({
+      category: c.category,
+      count: c.tools.length,
+      context: c.context,
+      tools: c.tools.map((t) => t.name),
+    }));
+    const pieces: Piece[] = [
+      line(
+        `## ${catalog.tools.length} tools in ${categories.length} categories (${n(catalog.totalModelTokens)} model-visible definition tokens if all were listed; ${n(catalog.totalTokens)} in tools/list)`,
+      ),
+    ];
+    for (const c of categories)
+      pieces.push(line(`- ${c.category} (${c.count}, ${n(c.context.modelTokens)} tokens): ${c.tools.join(', ')}`));
     pieces.push(line('search_tools {query} shows call signatures; invoke_tool {name, arguments} runs a tool.'));
-    return { pieces, data: { categories, total: { modelTokens: catalog.totalModelTokens, tokens: catalog.totalTokens, percentTotal: null } } };
+    return {
+      pieces,
+      data: { categories, total: { modelTokens: catalog.totalModelTokens, tokens: catalog.totalTokens, percentTotal: null } },
+    };
   },
 });

@@ -9,8 +9,7 @@ export const createSetTool = defineTool({
   name: 'create_set',
   title: 'Create set',
   category: 'set',
-  description:
-    `Create a set: an ordered, named list of bindings (a curated context you can load later in one call with get_set_context). Optionally give the first bindingIds in order (at most ${MAX_SET_ITEMS}); items follow each binding's latest version unless pinned with edit_set_items.`,
+  description: `Create a set: an ordered, named list of bindings (a curated context you can load later in one call with get_set_context). Optionally give the first bindingIds in order (at most ${MAX_SET_ITEMS}); items follow each binding's latest version unless pinned with edit_set_items.`,
   aliases: ['collection', 'reading list', 'group documents', 'curate'],
   input: z.strictObject({
     name: name(),

@@ -16,6 +16,9 @@ export const deleteSetTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   async handler(args, ctx) {
     const set = await deleteSet(ctx, ctx.caller, args.id);
-    return { pieces: [line(`Deleted set ${set.id} ("${set.name.replace(/\s+/g, ' ')}"). Its bindings are unchanged.`)], data: { id: set.id, deleted: true } };
+    return {
+      pieces: [line(`Deleted set ${set.id} ("${set.name.replace(/\s+/g, ' ')}"). Its bindings are unchanged.`)],
+      data: { id: set.id, deleted: true },
+    };
   },
 });

@@ -5,7 +5,8 @@ import { editSetItems, MAX_SET_ITEMS, setContents } from '../../services/sets.ts
 import { line } from '../../tokens/doc.ts';
 import { setLine, setView, toSetView } from './set-view.ts';
 
-const position = () => z.number().int({ message: 'must be a whole number' }).min(0, { message: 'must be 0 or more (positions are 0-based)' });
+const position = () =>
+  z.number().int({ message: 'must be a whole number' }).min(0, { message: 'must be 0 or more (positions are 0-based)' });
 const ops = (max: number) => ({ message: `must list at most ${max} items (a set holds at most ${MAX_SET_ITEMS})` });
 
 export const editSetItemsTool = defineTool({
@@ -19,11 +20,20 @@ export const editSetItemsTool = defineTool({
     .strictObject({
       id: setId(),
       add: z
-        .array(z.strictObject({ bindingId: bindingId(), position: position().optional(), version: z.number().int().min(1, { message: 'must be 1 or more' }).optional() }))
+        .array(
+          z.strictObject({
+            bindingId: bindingId(),
+            position: position().optional(),
+            version: z.number().int().min(1, { message: 'must be 1 or more' }).optional(),
+          }),
+        )
         .max(MAX_SET_ITEMS, ops(MAX_SET_ITEMS))
         .optional(),
       remove: z.array(bindingId()).max(MAX_SET_ITEMS, ops(MAX_SET_ITEMS)).optional(),
-      move: z.array(z.strictObject({ bindingId: bindingId(), position: position() })).max(MAX_SET_ITEMS, ops(MAX_SET_ITEMS)).optional(),
+      move: z
+        .array(z.strictObject({ bindingId: bindingId(), position: position() }))
+        .max(MAX_SET_ITEMS, ops(MAX_SET_ITEMS))
+        .optional(),
     })
     .refine((a) => (a.add?.length ?? 0) + (a.remove?.length ?? 0) + (a.move?.length ?? 0) > 0, {
       message: 'give at least one of add, remove, move',

@@ -16,7 +16,7 @@ export const getSetTool = defineTool({
   title: 'Get set',
   category: 'set',
   description:
-    'A set\'s items in order (0-based positions): id, name, version (pinned or latest) and the stored cost of each at tiers 1/1.5/2, plus totalTokenCount. Cheap: no content. To load the content itself under a budget, use get_set_context.',
+    "A set's items in order (0-based positions): id, name, version (pinned or latest) and the stored cost of each at tiers 1/1.5/2, plus totalTokenCount. Cheap: no content. To load the content itself under a budget, use get_set_context.",
   aliases: ['show set', 'open collection', 'set items'],
   input: z.strictObject({ id: setId(), limit: limitSchema(GET_SET_PAGE, 100), cursor: cursorSchema().optional() }),
   output: z.object({ set: setView, items: z.array(setItemView), skipped: z.array(skippedView), pagination: paginationView }),
@@ -32,7 +32,11 @@ export const getSetTool = defineTool({
     const pieces: Piece[] = [line(`## Set "${set.name.replace(/\s+/g, ' ')}"`), setLine(view)];
     if (set.description) pieces.push(line(set.description.replace(/\s+/g, ' ')));
     const skipped = skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id);
-    const kept = itemsUnderCap([...pieces, ...skipped], lines.map((p) => p.piece), ctx);
+    const kept = itemsUnderCap(
+      [...pieces, ...skipped],
+      lines.map((p) => p.piece),
+      ctx,
+    );
     const page = lines.slice(0, kept.length);
     const pagination = await paginate(ctx.db, scope, offset, page.length, contents.items.length);
     pieces.push(...kept);

@@ -39,11 +39,19 @@ export const getSetContextTool = defineTool({
     const contents = await setContents(ctx, ctx.caller, set);
     const n = contents.items.length;
     if (args.query !== undefined) {
-      const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, sections matching "${clip(oneLine(args.query), 200)}", best first, within ${args.maxTokens} tokens`);
+      const header = line(
+        `## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, sections matching "${clip(oneLine(args.query), 200)}", best first, within ${args.maxTokens} tokens`,
+      );
       const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id)];
       if (n === 0) trailer.push(line('The set has no readable items.'));
-      const compact = { header: [line(`## Set ${set.id}: ${n} item${n === 1 ? '' : 's'}, best sections first`)], trailer: [...skippedCount(contents.skipped), ...(n === 0 ? [line('The set has no readable items.')] : [])] };
-      const q = await packByQuery({ header: [header], rows: contents.items.map((it) => it.row), query: args.query, maxTokens: args.maxTokens, trailer, compact }, ctx);
+      const compact = {
+        header: [line(`## Set ${set.id}: ${n} item${n === 1 ? '' : 's'}, best sections first`)],
+        trailer: [...skippedCount(contents.skipped), ...(n === 0 ? [line('The set has no readable items.')] : [])],
+      };
+      const q = await packByQuery(
+        { header: [header], rows: contents.items.map((it) => it.row), query: args.query, maxTokens: args.maxTokens, trailer, compact },
+        ctx,
+      );
       const shown = contents.items.flatMap((it, i) => (q.views[i] ? [{ ...q.views[i]!, position: it.position, pinned: it.pinned }] : []));
       // Best match first, as in the text.
       const rank = new Map(q.budget!.included.map((inc, r) => [inc.id, r]));
@@ -53,7 +61,9 @@ export const getSetContextTool = defineTool({
       return { pieces: q.pieces, data: { set: setInfo, items: shown, skipped: contents.skipped, budget }, meta: { budget } };
     }
     const how = `${args.strategy} at tier ${args.tier}${args.fallback && args.tier !== '1' ? ' (lower tiers allowed)' : ''}`;
-    const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, ${how}, within ${args.maxTokens} tokens`);
+    const header = line(
+      `## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${n} item${n === 1 ? '' : 's'}, ${how}, within ${args.maxTokens} tokens`,
+    );
     const empty = n === 0 ? [line('The set has no readable items.')] : [];
     const trailer: Piece[] = [...skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id), ...empty];
     // For a budget too small for the name and every skipped id: the id, the count, and skipped counted.
@@ -62,11 +72,22 @@ export const getSetContextTool = defineTool({
       trailer: [...skippedCount(contents.skipped), ...empty],
     };
     const listing = await packListing(
-      { header: [header], rows: contents.items.map((it) => it.row), tier: args.tier, maxTokens: args.maxTokens, strategy: args.strategy, fallback: args.fallback, trailer, compact },
+      {
+        header: [header],
+        rows: contents.items.map((it) => it.row),
+        tier: args.tier,
+        maxTokens: args.maxTokens,
+        strategy: args.strategy,
+        fallback: args.fallback,
+        trailer,
+        compact,
+      },
       ctx,
     );
     let k = 0;
-    const items = contents.items.flatMap((it, i) => (listing.rowTiers[i] ? [{ ...listing.views[k++]!, position: it.position, pinned: it.pinned }] : []));
+    const items = contents.items.flatMap((it, i) =>
+      listing.rowTiers[i] ? [{ ...listing.views[k++]!, position: it.position, pinned: it.pinned }] : [],
+    );
     const budget = listing.budget!;
     return {
       pieces: listing.pieces,

@@ -14,7 +14,7 @@ export const listSetsTool = defineTool({
   title: 'List sets',
   category: 'set',
   description:
-    'Sets you can read, most recently updated first: without space, those in your spaces and those shared with you (once accepted); with space, that space\'s. Each with its item count and totalTokenCount (and cost per tier) so you can budget get_set_context.',
+    "Sets you can read, most recently updated first: without space, those in your spaces and those shared with you (once accepted); with space, that space's. Each with its item count and totalTokenCount (and cost per tier) so you can budget get_set_context.",
   aliases: ['collections', 'reading lists', 'my sets'],
   input: z.strictObject({ space: spaceRef().optional(), limit: limitSchema(100, 20), cursor: cursorSchema().optional() }),
   output: z.object({ sets: z.array(setView), pagination: paginationView }),
@@ -35,8 +35,14 @@ export const listSetsTool = defineTool({
       tierTokens: r.tierTokens,
       updatedAt: new Date(r.updatedAt).toISOString(),
     }));
-    const pieces: Piece[] = [line(`## ${total} set${total === 1 ? '' : 's'}${space ? ` in @${space.slug}` : ''}${offset ? ` (from #${offset + 1})` : ''}`)];
-    const kept = itemsUnderCap(pieces, all.map((s) => line(`- ${setLine(s).text}`)), ctx);
+    const pieces: Piece[] = [
+      line(`## ${total} set${total === 1 ? '' : 's'}${space ? ` in @${space.slug}` : ''}${offset ? ` (from #${offset + 1})` : ''}`),
+    ];
+    const kept = itemsUnderCap(
+      pieces,
+      all.map((s) => line(`- ${setLine(s).text}`)),
+      ctx,
+    );
     const sets = all.slice(0, kept.length);
     pieces.push(...kept);
     const pagination = await paginate(ctx.db, scope, offset, sets.length, total);

@@ -28,7 +28,9 @@ export async function setItemsPage(args: SetPageArgs, ctx: ToolContext) {
   const offset = await readCursor(ctx.db, args.cursor, scope);
   const entries = contents.items.slice(offset, offset + args.limit);
   const total = contents.items.length;
-  const header = line(`## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${total} item${total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`);
+  const header = line(
+    `## Set "${oneLine(set.name)}" (${set.id}, @${set.spaceSlug}): ${total} item${total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`,
+  );
   const { listing, pagination, pieces } = await pagedListing(
     {
       header: [header],
@@ -36,7 +38,10 @@ export async function setItemsPage(args: SetPageArgs, ctx: ToolContext) {
       tier: args.tier,
       maxTokens: args.maxTokens,
       trailer: skippedLine(contents.skipped, set.spaceOwnerId === ctx.caller.id),
-      compact: { header: [line(`## Set ${set.id}: ${total} item${total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`)], trailer: skippedCount(contents.skipped) },
+      compact: {
+        header: [line(`## Set ${set.id}: ${total} item${total === 1 ? '' : 's'}${offset ? ` (from #${offset + 1})` : ''}`)],
+        trailer: skippedCount(contents.skipped),
+      },
       scope,
       offset,
       total,
@@ -46,6 +51,12 @@ export async function setItemsPage(args: SetPageArgs, ctx: ToolContext) {
   );
   await cappedText(pieces, ctx);
   let k = 0;
-  const items = entries.flatMap((e, i) => (listing.rowTiers[i] ? [{ ...listing.views[k++]!, position: e.position, pinned: e.pinned }] : []));
-  return { set: { ...toSetView(set, contents), items, skipped: contents.skipped }, pagination, ...(listing.budget ? { budget: listing.budget } : {}) };
+  const items = entries.flatMap((e, i) =>
+    listing.rowTiers[i] ? [{ ...listing.views[k++]!, position: e.position, pinned: e.pinned }] : [],
+  );
+  return {
+    set: { ...toSetView(set, contents), items, skipped: contents.skipped },
+    pagination,
+    ...(listing.budget ? { budget: listing.budget } : {}),
+  };
 }

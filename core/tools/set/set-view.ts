@@ -49,7 +49,9 @@ export function toSetView(set: SetWithSpace, contents: Pick<SetContents, 'items'
 
 /** One line naming a set, its size and its cost. */
 export function setLine(v: SetView): Piece {
-  return line(`${v.id} · "${oneLine(v.name)}" · ${v.space} · ${v.itemCount} item${v.itemCount === 1 ? '' : 's'} · ${v.totalTokenCount} content tokens (tier 1: ${v.tierTokens['1']}, 1.5: ${v.tierTokens['1.5']}, 2: ${v.tierTokens['2']})`);
+  return line(
+    `${v.id} · "${oneLine(v.name)}" · ${v.space} · ${v.itemCount} item${v.itemCount === 1 ? '' : 's'} · ${v.totalTokenCount} content tokens (tier 1: ${v.tierTokens['1']}, 1.5: ${v.tierTokens['1.5']}, 2: ${v.tierTokens['2']})`,
+  );
 }
 
 /** The item lines of get_set and the JSON beside them. */
@@ -75,7 +77,10 @@ export function itemLines(items: SetContents['items']) {
 export function skippedLine(skipped: SetContents['skipped'], owner: boolean): Piece[] {
   if (skipped.length === 0) return [];
   // At most ten are named, so a set full of deleted items still leaves room for the live ones.
-  const named = skipped.slice(0, 10).map((s) => `#${s.position} ${s.id} (${s.reason})`).join(', ');
+  const named = skipped
+    .slice(0, 10)
+    .map((s) => `#${s.position} ${s.id} (${s.reason})`)
+    .join(', ');
   const more = skipped.length > 10 ? `, and ${skipped.length - 10} more (all in skipped)` : '';
   return [line(`Skipped: ${named}${more}.${owner ? ' edit_set_items remove drops them.' : ''}`)];
 }

@@ -17,7 +17,12 @@ export const createShareTool = defineTool({
   aliases: ['give access', 'invite', 'publish link', 'collaborate', 'accept share'],
   input: z
     .strictObject({
-      target: z.string().min(1, { message: 'must not be empty' }).max(80).optional().describe('a binding (bnd_…), set (set_…) or space (spc_… or @slug) you own; required unless accept'),
+      target: z
+        .string()
+        .min(1, { message: 'must not be empty' })
+        .max(80)
+        .optional()
+        .describe('a binding (bnd_…), set (set_…) or space (spc_… or @slug) you own; required unless accept'),
       user: z.string().min(1, { message: 'must not be empty' }).max(80).optional().describe('handle of the user to share with'),
       public: z.literal(true, { message: 'must be true when given' }).optional().describe('share with anyone who has the link'),
       permission: z.enum(['read', 'comment'], { message: 'must be "read" or "comment"' }).optional().describe('required unless accept'),
@@ -26,11 +31,18 @@ export const createShareTool = defineTool({
     .superRefine((a, issues) => {
       if (a.accept !== undefined) {
         const extra = SHARE_FIELDS.find((k) => a[k] !== undefined);
-        if (extra) issues.addIssue({ code: 'custom', path: [extra], message: 'must not be given with accept (accepting takes only the share id)' });
+        if (extra)
+          issues.addIssue({ code: 'custom', path: [extra], message: 'must not be given with accept (accepting takes only the share id)' });
         return;
       }
-      if (a.target === undefined) issues.addIssue({ code: 'custom', path: ['target'], message: 'is required (string) to share; to accept a share given to you, give accept instead' });
-      if (a.permission === undefined) issues.addIssue({ code: 'custom', path: ['permission'], message: 'is required with target ("read" or "comment")' });
+      if (a.target === undefined)
+        issues.addIssue({
+          code: 'custom',
+          path: ['target'],
+          message: 'is required (string) to share; to accept a share given to you, give accept instead',
+        });
+      if (a.permission === undefined)
+        issues.addIssue({ code: 'custom', path: ['permission'], message: 'is required with target ("read" or "comment")' });
     }),
   output: z.object({
     share: shareView,
@@ -45,17 +57,31 @@ export const createShareTool = defineTool({
     const input = { ...args, target: args.target!, permission: args.permission! };
     const { share, created, target, linkSecret, replaced } = await createShare(ctx, ctx.caller, input);
     const view = toShareView(share);
-    const effect = view.accepted ? 'it takes effect now' : `${view.user} can open it by id now; it enters their searches and lists once they accept it`;
+    const effect = view.accepted
+      ? 'it takes effect now'
+      : `${view.user} can open it by id now; it enters their searches and lists once they accept it`;
     const head = created ? `Shared (${view.id}); ${effect}.` : `Already shared this way (${view.id}); nothing changed.`;
     const pieces: Piece[] = [line(head), shareLine(view)];
-    if (replaced) pieces.push(line(`It replaces ${replaced}${view.public && !linkSecret ? '; the link handed out before keeps working, with this permission' : ''}.`));
+    if (replaced)
+      pieces.push(
+        line(
+          `It replaces ${replaced}${view.public && !linkSecret ? '; the link handed out before keeps working, with this permission' : ''}.`,
+        ),
+      );
     if (linkSecret) {
       const urls = shareLinkUrls(ctx.config.publicUrl, target.path, linkSecret);
       const opens = target.type === 'binding' ? 'the page' : `a page listing the ${target.type}'s bindings, each opened by the same link`;
-      pieces.push(line(`Link (shown only now; only its hash is kept): ${urls.linkUrl}`), line(`Markdown: ${urls.linkTextUrl}`), line(`It opens ${opens}.`));
+      pieces.push(
+        line(`Link (shown only now; only its hash is kept): ${urls.linkUrl}`),
+        line(`Markdown: ${urls.linkTextUrl}`),
+        line(`It opens ${opens}.`),
+      );
       return { pieces, data: { share: view, created, ...urls } };
     }
-    if (view.public && !created) pieces.push(line('Its link was shown when it was made and cannot be shown again; to get a new one, revoke_share it and share again.'));
+    if (view.public && !created)
+      pieces.push(
+        line('Its link was shown when it was made and cannot be shown again; to get a new one, revoke_share it and share again.'),
+      );
     return { pieces, data: { share: view, created } };
   },
 });
@@ -64,6 +90,8 @@ export const createShareTool = defineTool({
 async function accept(id: string, ctx: ToolContext) {
   const { share, changed } = await acceptShare(ctx, ctx.caller, id);
   const view = toShareView(share);
-  const head = changed ? `Accepted ${view.id}: ${view.target.type} ${view.target.id} now appears in your searches and lists.` : `Already accepted (${view.id}); nothing changed.`;
+  const head = changed
+    ? `Accepted ${view.id}: ${view.target.type} ${view.target.id} now appears in your searches and lists.`
+    : `Already accepted (${view.id}); nothing changed.`;
   return { pieces: [line(head), shareLine(view)], data: { share: view, created: false } };
 }

@@ -19,7 +19,8 @@ export const revokeShareTool = defineTool({
     const row = await revokeShare(ctx, ctx.caller, args.id);
     const view = toShareView(row);
     const what = `${view.permission} access to ${view.target.type} ${view.target.id}`;
-    if (row.granteeId === ctx.caller.id) return { pieces: [line(`Declined ${view.id}: it no longer gives you ${what}.`)], data: { share: view } };
+    if (row.granteeId === ctx.caller.id)
+      return { pieces: [line(`Declined ${view.id}: it no longer gives you ${what}.`)], data: { share: view } };
     const who = view.public ? 'anyone with the link' : view.user;
     return { pieces: [line(`Revoked ${view.id}: ${who} no longer has ${what}.`)], data: { share: view } };
   },

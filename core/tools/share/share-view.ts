@@ -35,5 +35,7 @@ export function toShareView(r: ShareListRow): ShareView {
 export function shareLine(v: ShareView): Piece {
   const label = v.target.label ? ` "${v.target.label.replace(/\s+/g, ' ')}"` : '';
   const pending = v.accepted ? '' : ' · pending';
-  return line(`- ${v.id} · ${v.target.type} ${v.target.id}${label} · ${v.public ? 'anyone with the link' : v.user} · ${v.permission} · by ${v.createdBy} · ${v.createdAt.slice(0, 10)}${pending}`);
+  return line(
+    `- ${v.id} · ${v.target.type} ${v.target.id}${label} · ${v.public ? 'anyone with the link' : v.user} · ${v.permission} · by ${v.createdBy} · ${v.createdAt.slice(0, 10)}${pending}`,
+  );
 }

@@ -22,6 +22,11 @@ export const createSpaceTool = defineTool({
   async handler(args, ctx) {
     const space = await createSpace(ctx, ctx.caller, args);
     const view = { id: space.id, slug: `@${space.slug}`, name: space.name, visibility: space.visibility };
-    return { pieces: [line(`Created ${view.visibility} space ${view.slug} (${view.id}). Pass space: "${view.slug}" to create_binding or create_set.`)], data: { space: view } };
+    return {
+      pieces: [
+        line(`Created ${view.visibility} space ${view.slug} (${view.id}). Pass space: "${view.slug}" to create_binding or create_set.`),
+      ],
+      data: { space: view },
+    };
   },
 });

@@ -23,7 +23,7 @@ export const listSpacesTool = defineTool({
   title: 'List spaces',
   category: 'space',
   description:
-    'Spaces you own (your personal space first) and spaces shared with you that you accepted, with visibility, your access and binding count. Pass a space\'s slug (@slug) or id as `space` to other tools.',
+    "Spaces you own (your personal space first) and spaces shared with you that you accepted, with visibility, your access and binding count. Pass a space's slug (@slug) or id as `space` to other tools.",
   aliases: ['namespaces', 'workspaces', 'where can I write'],
   input: z.strictObject({ limit: limitSchema(100, 50), cursor: cursorSchema().optional() }),
   output: z.object({ spaces: z.array(spaceItem), pagination: paginationView }),
@@ -46,7 +46,9 @@ export const listSpacesTool = defineTool({
     const pieces: Piece[] = [line(`## ${total} space${total === 1 ? '' : 's'}`)];
     const lines = all.map((s) => {
       const whose = s.access === 'owner' ? (s.personal ? 'yours, personal' : 'yours') : `shared by ${s.owner} (${s.access})`;
-      return line(`- ${s.slug} · ${s.id} · "${s.name.replace(/\s+/g, ' ')}" · ${s.visibility} · ${whose} · ${s.bindingCount} binding${s.bindingCount === 1 ? '' : 's'}`);
+      return line(
+        `- ${s.slug} · ${s.id} · "${s.name.replace(/\s+/g, ' ')}" · ${s.visibility} · ${whose} · ${s.bindingCount} binding${s.bindingCount === 1 ? '' : 's'}`,
+      );
     });
     const kept = itemsUnderCap(pieces, lines, ctx);
     const spaces = all.slice(0, kept.length);

@@ -34,13 +34,20 @@ export const getActiveToolsetTool = defineTool({
     const model = tools.reduce((s, t) => s + t.context.modelTokens, 0);
     const context = { modelTokens: model, tokens: sum, percentTotal: percentOf(sum, total) };
     const pieces: Piece[] = [
-      line(`## Active toolset: ${tools.length} tools, ${n(model)} model-visible tokens (${n(sum)} in tools/list, ${context.percentTotal}% of the ${n(total)} all tools would cost)`),
+      line(
+        `## Active toolset: ${tools.length} tools, ${n(model)} model-visible tokens (${n(sum)} in tools/list, ${context.percentTotal}% of the ${n(total)} all tools would cost)`,
+      ),
       line(`Mode ${ctx.session.mode}: ${ctx.session.modeReason}.`),
       ...tools.map((t) => line(`- ${t.name} · ${t.category} · ${n(t.context.modelTokens)} model-visible / ${n(t.context.tokens)} tokens`)),
     ];
     return {
       pieces,
-      data: { mode: ctx.session.mode, modeReason: ctx.session.modeReason, tools, meta: { context, totalPossibleContext: { modelTokens: catalog.totalModelTokens, tokens: total, percentTotal: null } } },
+      data: {
+        mode: ctx.session.mode,
+        modeReason: ctx.session.modeReason,
+        tools,
+        meta: { context, totalPossibleContext: { modelTokens: catalog.totalModelTokens, tokens: total, percentTotal: null } },
+      },
       meta: { toolset: context },
     };
   },

@@ -14,10 +14,18 @@ export const helpTool = defineTool({
     'How to use Bindery well, written for you mid-task: which tool when, tiers and budgets, the search → tier 1.5 → tier 2 workflow, what each error means. No topic: the list of topics with their token cost. Start with topic "start".',
   aliases: ['how to', 'documentation', 'manual', 'what can you do', 'error meaning'],
   input: z.strictObject({
-    topic: z.string().trim().min(1, { message: 'must not be empty' }).max(80).optional().describe('a topic name from help without arguments'),
+    topic: z
+      .string()
+      .trim()
+      .min(1, { message: 'must not be empty' })
+      .max(80)
+      .optional()
+      .describe('a topic name from help without arguments'),
   }),
   output: z.object({
-    topic: z.object({ topic: z.string(), title: z.string(), body: z.string(), tokenCount: z.number(), origin: z.enum(['seed', 'cli']) }).optional(),
+    topic: z
+      .object({ topic: z.string(), title: z.string(), body: z.string(), tokenCount: z.number(), origin: z.enum(['seed', 'cli']) })
+      .optional(),
     topics: z.array(topicEntry).optional(),
   }),
   bound: { kind: 'tokens', maxTokens: 2_000 },
@@ -35,7 +43,12 @@ export const helpTool = defineTool({
     }
     const topic = await readHelpTopic(ctx, args.topic.toLowerCase());
     if (!topic) {
-      throw new BinderyError('NOT_FOUND', `topic: there is no help topic "${args.topic}"; topics are ${all.map((t) => t.topic).join(', ')}`, 'topic', 'Call help with one of those topics.');
+      throw new BinderyError(
+        'NOT_FOUND',
+        `topic: there is no help topic "${args.topic}"; topics are ${all.map((t) => t.topic).join(', ')}`,
+        'topic',
+        'Call help with one of those topics.',
+      );
     }
     return {
       pieces: [{ text: topic.body, tokens: topic.tokenCount }],

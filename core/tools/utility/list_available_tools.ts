@@ -12,7 +12,13 @@ const CATEGORIES = ['binding', 'version', 'set', 'space', 'share', 'comment', 'u
 
 // Every field is in the structured content; the schema types the ones a caller relies on and leaves
 // the rest open, because this schema is itself paid for in every eager tools/list.
-const toolView = z.looseObject({ name: z.string(), context: contextView, listed: z.boolean(), profile: z.looseObject({ risk: riskView }), runtime: z.looseObject({}).nullable() });
+const toolView = z.looseObject({
+  name: z.string(),
+  context: contextView,
+  listed: z.boolean(),
+  profile: z.looseObject({ risk: riskView }),
+  runtime: z.looseObject({}).nullable(),
+});
 
 /** Tokens `tools/list` would cost in each mode (always-listed set for lazy, the proxy set for proxy). */
 export function modeCosts(ctx: ToolContext, eager: number, key: 'tokens' | 'modelTokens' = 'tokens') {
@@ -34,7 +40,12 @@ export const listAvailableToolsTool = defineTool({
   aliases: ['tool catalog', 'all tools', 'token cost of tools', 'context footprint', 'tool economics'],
   input: z.strictObject({ category: z.enum(CATEGORIES).optional().describe('only this category (totals stay over all tools)') }),
   output: z.object({
-    meta: z.looseObject({ totalPossibleContext: contextView, toolCount: z.number(), modes: z.looseObject({}), summary: z.looseObject({ overallRisk: riskView }) }),
+    meta: z.looseObject({
+      totalPossibleContext: contextView,
+      toolCount: z.number(),
+      modes: z.looseObject({}),
+      summary: z.looseObject({ overallRisk: riskView }),
+    }),
     categories: z.array(z.object({ category: z.string(), context: contextView, tools: z.array(toolView) })),
   }),
   bound: { kind: 'tokens', maxTokens: 4_000 },
@@ -70,7 +81,14 @@ export const listAvailableToolsTool = defineTool({
         })),
       }));
     const s = catalog.summary;
-    const runtime = ctx.profiler?.summary(thresholds) ?? { calls: 0, dataTokens: 0, overheadTokens: 0, overheadRatio: 0, maxTokens: 0, observedRisk: 'low' as const };
+    const runtime = ctx.profiler?.summary(thresholds) ?? {
+      calls: 0,
+      dataTokens: 0,
+      overheadTokens: 0,
+      overheadRatio: 0,
+      maxTokens: 0,
+      observedRisk: 'low' as const,
+    };
     const meta = {
       totalPossibleContext: { modelTokens: catalog.totalModelTokens, tokens: catalog.totalTokens, percentTotal: null },
       tokenizer: catalog.tokenizer,
@@ -79,20 +97,37 @@ export const listAvailableToolsTool = defineTool({
       listedNow: { tools: visible.size, modelTokens: listedModel, tokens: listedTokens },
       modes,
       modelModes,
-      summary: { overallRisk: s.overallRisk, unboundedTools: s.unboundedTools, criticalTools: s.criticalTools, recommendations: s.recommendations.slice(0, 10) },
+      summary: {
+        overallRisk: s.overallRisk,
+        unboundedTools: s.unboundedTools,
+        criticalTools: s.criticalTools,
+        recommendations: s.recommendations.slice(0, 10),
+      },
       runtime,
     };
     const pieces: Piece[] = [
-      line(`## ${catalog.tools.length} tools · ${n(catalog.totalModelTokens)} model-visible definition tokens if all are listed (name, description, input schema; ${n(catalog.totalTokens)} as full tools/list entries; ${catalog.tokenizer})`),
-      line(`This session: ${ctx.session.mode}, ${visible.size} listed = ${n(listedModel)} model-visible / ${n(listedTokens)} tokens (${percentOf(listedTokens, catalog.totalTokens)}%). Modes, model-visible (full): eager ${n(modelModes.eager)} (${n(modes.eager)}) · lazy ${n(modelModes.lazy)} (${n(modes.lazy)}) · proxy ${n(modelModes.proxy)} (${n(modes.proxy)}).`),
-      line(`Response risk (worst case from declared bounds): ${s.overallRisk}; critical: ${s.criticalTools.join(', ') || 'none'}; unbounded: ${s.unboundedTools.join(', ') || 'none'}. Observed: ${runtime.calls} calls, largest ${n(runtime.maxTokens)} tokens, overhead ${Math.round(runtime.overheadRatio * 100)}%.`),
+      line(
+        `## ${catalog.tools.length} tools · ${n(catalog.totalModelTokens)} model-visible definition tokens if all are listed (name, description, input schema; ${n(catalog.totalTokens)} as full tools/list entries; ${catalog.tokenizer})`,
+      ),
+      line(
+        `This session: ${ctx.session.mode}, ${visible.size} listed = ${n(listedModel)} model-visible / ${n(listedTokens)} tokens (${percentOf(listedTokens, catalog.totalTokens)}%). Modes, model-visible (full): eager ${n(modelModes.eager)} (${n(modes.eager)}) · lazy ${n(modelModes.lazy)} (${n(modes.lazy)}) · proxy ${n(modelModes.proxy)} (${n(modes.proxy)}).`,
+      ),
+      line(
+        `Response risk (worst case from declared bounds): ${s.overallRisk}; critical: ${s.criticalTools.join(', ') || 'none'}; unbounded: ${s.unboundedTools.join(', ') || 'none'}. Observed: ${runtime.calls} calls, largest ${n(runtime.maxTokens)} tokens, overhead ${Math.round(runtime.overheadRatio * 100)}%.`,
+      ),
     ];
     const blocks = categories.map((c) => {
-      const lines = [`### ${c.category} · ${c.tools.length} tools · ${n(c.context.modelTokens)} model-visible / ${n(c.context.tokens)} tokens (${c.context.percentTotal}%)`];
+      const lines = [
+        `### ${c.category} · ${c.tools.length} tools · ${n(c.context.modelTokens)} model-visible / ${n(c.context.tokens)} tokens (${c.context.percentTotal}%)`,
+      ];
       for (const t of c.tools) {
         const r = t.runtime;
-        const seen = r ? ` · ${r.count} calls, p50 ${r.p50}, p95 ${r.p95}, max ${r.max}, overhead ${Math.round(r.overheadRatio * 100)}%` : '';
-        lines.push(`- ${t.name} · ${n(t.context.modelTokens)} / ${n(t.context.tokens)} (${t.context.percentTotal}%) · ${t.profile.bound} ≤${n(t.profile.worstCaseTokens)}, ${t.profile.risk}${seen}${t.listed ? ' · listed' : ''}`);
+        const seen = r
+          ? ` · ${r.count} calls, p50 ${r.p50}, p95 ${r.p95}, max ${r.max}, overhead ${Math.round(r.overheadRatio * 100)}%`
+          : '';
+        lines.push(
+          `- ${t.name} · ${n(t.context.modelTokens)} / ${n(t.context.tokens)} (${t.context.percentTotal}%) · ${t.profile.bound} ≤${n(t.profile.worstCaseTokens)}, ${t.profile.risk}${seen}${t.listed ? ' · listed' : ''}`,
+        );
       }
       return line(lines.join('\n'));
     });
@@ -101,7 +136,8 @@ export const listAvailableToolsTool = defineTool({
     const kept = itemsUnderCap([...pieces, ...advice], blocks, ctx);
     pieces.push(...kept);
     const rest = categories.slice(kept.length).map((c) => c.category);
-    if (rest.length) pieces.push(line(`Over the response cap, not shown: ${rest.join(', ')}; call list_available_tools {category} for each.`));
+    if (rest.length)
+      pieces.push(line(`Over the response cap, not shown: ${rest.join(', ')}; call list_available_tools {category} for each.`));
     pieces.push(...advice);
     return { pieces, data: { meta, categories } };
   },

@@ -28,7 +28,12 @@ export const searchToolsTool = defineTool({
   aliases: ['find tool', 'which tool', 'discover tools', 'enable tools', 'what can you do', 'capabilities'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
-    limit: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be from 1 to 20' }).max(20, { message: 'must be from 1 to 20' }).optional(),
+    limit: z
+      .number()
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be from 1 to 20' })
+      .max(20, { message: 'must be from 1 to 20' })
+      .optional(),
   }),
   output: z.object({ query: z.string(), mode: z.string(), matches: z.array(match), enabled: z.array(z.string()) }),
   bound: { kind: 'items', maxItems: 20, itemTokens: 90 },
@@ -49,7 +54,11 @@ export const searchToolsTool = defineTool({
     const q = args.query.replace(/\s+/g, ' ').slice(0, 80);
     const head = (n: number) => line(`## Tools for "${q}": ${n} match${n === 1 ? '' : 'es'}`);
     // The best matches that fit under the response cap (signatures make proxy-mode lines long).
-    const lines = itemsUnderCap([head(found.length)], found.map((m) => line(`- ${m.signature ?? m.name} · ${m.category} · ${m.tokens} tokens · ${m.description}`)), ctx);
+    const lines = itemsUnderCap(
+      [head(found.length)],
+      found.map((m) => line(`- ${m.signature ?? m.name} · ${m.category} · ${m.tokens} tokens · ${m.description}`)),
+      ctx,
+    );
     const top = found.slice(0, lines.length);
     // The best match goes last so it is the most recently used one if the cap evicts.
     const enabled = mode === 'lazy' ? ctx.enableTools(top.map((m) => m.name).reverse()).reverse() : [];
@@ -59,7 +68,9 @@ export const searchToolsTool = defineTool({
     if (matches.length === 0) pieces.push(line('No tool matches. Try other words; list_available_tools shows every tool.'));
     else if (mode === 'proxy') pieces.push(line('Call one with invoke_tool {name, arguments}.'));
     else if (mode === 'lazy') {
-      pieces.push(line(enabled.length ? `Enabled for this session: ${enabled.join(', ')} (tools/list changed).` : 'All of them are listed already.'));
+      pieces.push(
+        line(enabled.length ? `Enabled for this session: ${enabled.join(', ')} (tools/list changed).` : 'All of them are listed already.'),
+      );
     } else pieces.push(line('All tools are listed: call them directly.'));
     return { pieces, data: { query: args.query, mode, matches, enabled } };
   },

@@ -17,7 +17,9 @@ export const whoamiTool = defineTool({
   input: z.strictObject({}),
   output: z.object({
     user: z.object({ id: z.string(), handle: z.string() }),
-    spaces: z.array(z.object({ id: z.string(), slug: z.string(), visibility: z.enum(['private', 'public']), personal: z.boolean(), access: z.string() })),
+    spaces: z.array(
+      z.object({ id: z.string(), slug: z.string(), visibility: z.enum(['private', 'public']), personal: z.boolean(), access: z.string() }),
+    ),
     toolMode: z.object({ mode: z.string(), reason: z.string(), listedTools: z.number() }),
     tokenizer: z.string(),
     client: z.object({ name: z.string().nullable(), version: z.string().nullable() }),
@@ -45,7 +47,9 @@ export const whoamiTool = defineTool({
       maxEnabledTools: ctx.config.maxEnabledTools,
     };
     const client = { name: ctx.session.clientName, version: ctx.session.clientVersion };
-    const spaceText = spaces.map((s) => `${s.slug}${s.personal ? ' (personal)' : ''}${s.access === 'owner' ? '' : ` (shared, ${s.access})`} ${s.visibility}`).join(', ');
+    const spaceText = spaces
+      .map((s) => `${s.slug}${s.personal ? ' (personal)' : ''}${s.access === 'owner' ? '' : ` (shared, ${s.access})`} ${s.visibility}`)
+      .join(', ');
     const pieces = [
       line(`You are @${ctx.caller.handle} (${ctx.caller.id}).`),
       line(`Spaces: ${spaceText || 'none'}${total > spaces.length ? `, and ${total - spaces.length} more (list_spaces)` : ''}.`),

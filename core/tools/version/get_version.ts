@@ -10,7 +10,8 @@ export const getVersionTool = defineTool({
   name: 'get_version',
   title: 'Get version',
   category: 'version',
-  description: 'Read one specific version of a binding at a tier (default "1"), e.g. to compare with the current one. Versions are numbered from 1; list_versions shows them. section: one section by id (ids in the tier "1.5" outline).',
+  description:
+    'Read one specific version of a binding at a tier (default "1"), e.g. to compare with the current one. Versions are numbered from 1; list_versions shows them. section: one section by id (ids in the tier "1.5" outline).',
   aliases: ['history', 'old version', 'previous revision'],
   input: z.strictObject({
     id: bindingId(),
@@ -24,9 +25,14 @@ export const getVersionTool = defineTool({
   annotations: { readOnlyHint: true },
   storedTextOnly: true,
   async handler(args, ctx) {
-    const row = await readBinding(ctx, ctx.caller, args.id, { version: args.version, withContent: args.tier === '2' || args.section !== undefined });
+    const row = await readBinding(ctx, ctx.caller, args.id, {
+      version: args.version,
+      withContent: args.tier === '2' || args.section !== undefined,
+    });
     const { pieces, view } =
-      args.section !== undefined ? await renderSectionRead(row, args.section, ctx, args.cursor) : await renderBindingAtTier(row, args.tier, ctx, args.cursor);
+      args.section !== undefined
+        ? await renderSectionRead(row, args.section, ctx, args.cursor)
+        : await renderBindingAtTier(row, args.tier, ctx, args.cursor);
     return { pieces, data: { binding: view, current: row.number === row.currentVersion }, meta: bindingMeta(row, ctx) };
   },
 });

@@ -21,7 +21,8 @@ export const listVersionsTool = defineTool({
   name: 'list_versions',
   title: 'List versions',
   category: 'version',
-  description: 'The version history of a binding, newest first: number, name, summary, size and who wrote it (human or llm, and the model). Read one with get_version.',
+  description:
+    'The version history of a binding, newest first: number, name, summary, size and who wrote it (human or llm, and the model). Read one with get_version.',
   aliases: ['history', 'changes', 'revisions', 'audit'],
   input: z.strictObject({ id: bindingId(), limit: limitSchema(100, 20), cursor: cursorSchema().optional() }),
   output: z.object({ id: z.string(), versions: z.array(versionItem), pagination: paginationView }),
@@ -42,7 +43,11 @@ export const listVersionsTool = defineTool({
       createdAt: new Date(v.createdAt).toISOString(),
     }));
     const pieces: Piece[] = [line(`## Versions of ${args.id} ("${binding.name}"): ${total}, current v${binding.currentVersion}`)];
-    const lines = all.map((v) => line(`- v${v.version} · ${v.createdAt.slice(0, 16).replace('T', ' ')} · ${v.source}${v.model ? `/${v.model}` : ''} · ${v.contentTokenCount} tokens · ${v.name}`));
+    const lines = all.map((v) =>
+      line(
+        `- v${v.version} · ${v.createdAt.slice(0, 16).replace('T', ' ')} · ${v.source}${v.model ? `/${v.model}` : ''} · ${v.contentTokenCount} tokens · ${v.name}`,
+      ),
+    );
     const kept = itemsUnderCap(pieces, lines, ctx);
     const versions = all.slice(0, kept.length);
     pieces.push(...kept);

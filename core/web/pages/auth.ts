@@ -28,7 +28,11 @@ export function signInPage(status = 200): Response {
 
 const used = () =>
   page(
-    layout('Link not valid', undefined, html`<h1>This sign-in link is not valid</h1><p>It was already used, it expired, or it was mistyped. Ask for a new one with <code>bun run cli login-link --user &lt;handle&gt;</code>.</p>`),
+    layout(
+      'Link not valid',
+      undefined,
+      html`<h1>This sign-in link is not valid</h1><p>It was already used, it expired, or it was mistyped. Ask for a new one with <code>bun run cli login-link --user &lt;handle&gt;</code>.</p>`,
+    ),
     410,
     NO_REFERRER,
   );

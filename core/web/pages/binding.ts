@@ -47,7 +47,11 @@ export async function diffViews(pairs: [string, string][]): Promise<Html[] | und
 
 /** The page for a diff the gate turned away. */
 export const diffBusy = (ctx: WebContext): Response =>
-  page(layout('Busy', ctx.user, html`<h1>Busy</h1><p>Bindery is computing other comparisons right now. Try again in a few seconds.</p>`), 503, { 'Retry-After': '5' });
+  page(
+    layout('Busy', ctx.user, html`<h1>Busy</h1><p>Bindery is computing other comparisons right now. Try again in a few seconds.</p>`),
+    503,
+    { 'Retry-After': '5' },
+  );
 
 /**
  * A computed line diff as HTML: removed, added and, around each change, unchanged lines. When the
@@ -81,7 +85,9 @@ export function diffView(d: LineDiff): Html {
     show(html`<div class="fold meta">⋯ ${num(run.count - before - after)} unchanged lines</div>`);
     for (let j = run.start + run.count - after; j < run.start + run.count; j++) show(line('same', 'unchanged', d.a[j]!));
   });
-  const note = d.complete ? '' : html`<p class="note">These versions are too different to show line by line in full: the changed part is shown as removed, then added.</p>`;
+  const note = d.complete
+    ? ''
+    : html`<p class="note">These versions are too different to show line by line in full: the changed part is shown as removed, then added.</p>`;
   const more = hidden ? html`<p class="note">${num(hidden)} more lines are not shown.</p>` : '';
   return html`${note}<p class="meta">${d.added} line${d.added === 1 ? '' : 's'} added, ${d.removed} removed.</p><div class="diff" role="region" aria-label="differences">${lines}</div>${more}`;
 }
@@ -124,7 +130,9 @@ ${row.keyPoints.length ? html`<ul>${row.keyPoints.map((k) => html`<li>${k}</li>`
 <section class="content" aria-label="content">${trusted(renderMarkdown(content))}</section>
 <section aria-labelledby="versions-h"><h2 id="versions-h">Versions</h2>
 <ol class="list versions" reversed>${versions.map(
-    (v) => html`<li class="${v.number === row.number ? 'current' : ''}"><a href="/b/${id}?v=${v.number}">v${v.number}</a> ${provenance(v.source, v.model)} <span class="meta">${when(v.createdAt)} · ${v.name} · ${num(v.contentTokenCount)} tokens</span>
+    (
+      v,
+    ) => html`<li class="${v.number === row.number ? 'current' : ''}"><a href="/b/${id}?v=${v.number}">v${v.number}</a> ${provenance(v.source, v.model)} <span class="meta">${when(v.createdAt)} · ${v.name} · ${num(v.contentTokenCount)} tokens</span>
 ${v.number > 1 ? html` <a href="/b/${id}/diff?from=${v.number - 1}&amp;to=${v.number}">changes</a>` : ''}</li>`,
   )}</ol>
 <form method="get" action="/b/${id}/diff" class="filters"><div><label for="from">Compare</label><select id="from" name="from">${versions.map((v) => html`<option value="${v.number}" ${v.number === (prev?.number ?? row.number) ? 'selected' : ''}>v${v.number}</option>`)}</select></div>
@@ -148,7 +156,8 @@ async function diff(ctx: WebContext, id: string): Promise<Response> {
   const a = await readBinding(ctx.core, ctx.user.caller, id, { version: from, withContent: true });
   const b = await readBinding(ctx.core, ctx.user.caller, id, { version: to, withContent: true });
   const text = (r: typeof a) => contentOf(ctx.core, r);
-  const side = (r: typeof a) => html`v${r.number} ${provenance(r.source, r.model)} <span class="meta">${when(r.createdAt)} · ${num(r.contentTokenCount)} tokens</span>`;
+  const side = (r: typeof a) =>
+    html`v${r.number} ${provenance(r.source, r.model)} <span class="meta">${when(r.createdAt)} · ${num(r.contentTokenCount)} tokens</span>`;
   const summaryChanged = a.summary !== b.summary;
   const views = await diffViews([...(summaryChanged ? [[a.summary, b.summary] as [string, string]] : []), [await text(a), await text(b)]]);
   if (!views) return diffBusy(ctx);
@@ -163,7 +172,9 @@ async function trash(ctx: WebContext): Promise<Response> {
   const rows = await deletedBindings(ctx.core, ctx.user.caller);
   const body = html`<h1>Deleted bindings</h1><p>Deleting hides a binding from reads, lists and search; its versions stay. Restore brings it back as it was.</p>
 ${rows.length ? html`<ul class="list">${rows.map((r) => html`<li><strong>${r.name}</strong> <span class="meta">@${r.spaceSlug} · v${r.currentVersion} · deleted ${when(r.deletedAt)}</span> ${postButton(ctx.user, `/b/${r.id}/restore`, 'Restore')}</li>`)}</ul>` : html`<p>Nothing deleted.</p>`}`;
-  return page(layout('Deleted', ctx.user, body, { flash: ctx.url.searchParams.get('deleted') ? 'Deleted. You can restore it here.' : undefined }));
+  return page(
+    layout('Deleted', ctx.user, body, { flash: ctx.url.searchParams.get('deleted') ? 'Deleted. You can restore it here.' : undefined }),
+  );
 }
 
 export const bindingRoutes: WebRoute[] = [

@@ -39,7 +39,9 @@ async function home(ctx: WebContext): Promise<Response> {
   const offset = Math.max(0, Math.min(10_000, Number(ctx.url.searchParams.get('offset')) || 0));
   const space = spaceRef ? await resolveSpace(ctx.core, ctx.user.caller, spaceRef) : undefined;
   const scope = { spaceId: space?.id, ...(filter ? { offset: 0, limit: FILTER_WINDOW } : { offset, limit: PAGE + 1 }) };
-  let rows: BindingVersionRow[] = (await (q ? searchBindings(ctx.core, ctx.user.caller, q, 'q', scope) : listBindings(ctx.core, ctx.user.caller, scope))).rows;
+  let rows: BindingVersionRow[] = (
+    await (q ? searchBindings(ctx.core, ctx.user.caller, q, 'q', scope) : listBindings(ctx.core, ctx.user.caller, scope))
+  ).rows;
   let matches: (MatchView | undefined)[] = [];
   if (filter) rows = rows.filter((r) => r.source === filter).slice(offset, offset + PAGE + 1);
   const more = rows.length > PAGE;
@@ -47,7 +49,8 @@ async function home(ctx: WebContext): Promise<Response> {
   await freshCounts(ctx.core, rows);
   if (q) matches = (await matchesFor(rows, q, ctx.tools())).map((m) => m?.view);
   const spaces = await spaceOptions(ctx);
-  const link = (o: number) => `/?${new URLSearchParams({ ...(q ? { q } : {}), ...(spaceRef ? { space: spaceRef } : {}), ...(filter ? { source: filter } : {}), offset: String(o) })}`;
+  const link = (o: number) =>
+    `/?${new URLSearchParams({ ...(q ? { q } : {}), ...(spaceRef ? { space: spaceRef } : {}), ...(filter ? { source: filter } : {}), offset: String(o) })}`;
   const body = html`<h1>${q ? html`Search “${q}”` : 'Bindings'}</h1>
 <form method="get" action="/" class="filters" role="search">
 <div><label for="q">Search</label><input type="search" id="q" name="q" value="${q}" placeholder="words to find"></div>
@@ -61,11 +64,20 @@ ${rows.length ? html`<ul class="list" id="results">${rows.map((r, i) => bindingI
   return page(layout(q ? `Search ${q}` : 'Bindings', ctx.user, body));
 }
 
-const createInput = z.strictObject({ space: z.string().min(1), name: name(), summary: summary(), content: content(), keyPoints: keyPoints().optional() });
+const createInput = z.strictObject({
+  space: z.string().min(1),
+  name: name(),
+  summary: summary(),
+  content: content(),
+  keyPoints: keyPoints().optional(),
+});
 
 /** One key point per line, blank lines dropped. */
 export function linesOf(text: string | null): string[] {
-  return (text ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return (text ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 async function newForm(ctx: WebContext, error?: string, status = 200): Promise<Response> {
@@ -91,12 +103,19 @@ export const listRoutes: WebRoute[] = [
     async handle(ctx) {
       const f = ctx.form;
       try {
-        const input = parseInput(createInput, { space: f.get('space') ?? '', name: f.get('name') ?? '', summary: f.get('summary') ?? '', content: f.get('content') ?? '', keyPoints: linesOf(f.get('keyPoints')) });
+        const input = parseInput(createInput, {
+          space: f.get('space') ?? '',
+          name: f.get('name') ?? '',
+          summary: f.get('summary') ?? '',
+          content: f.get('content') ?? '',
+          keyPoints: linesOf(f.get('keyPoints')),
+        });
         await ctx.deps.tokens.load();
         const row = await createBinding(ctx.core, ctx.user.caller, input, HUMAN);
         return redirect(`/b/${row.bindingId}`);
       } catch (err) {
-        if (err instanceof Error && 'code' in err && (err.code === 'INVALID_INPUT' || err.code === 'TOO_LARGE' || err.code === 'FORBIDDEN')) return newForm(ctx, err.message, 400);
+        if (err instanceof Error && 'code' in err && (err.code === 'INVALID_INPUT' || err.code === 'TOO_LARGE' || err.code === 'FORBIDDEN'))
+          return newForm(ctx, err.message, 400);
         throw err;
       }
     },

@@ -20,7 +20,13 @@ import { idPattern } from '../../ids.ts';
 
 const ID = `(${idPattern('bnd')})`;
 
-const updateInput = z.strictObject({ name: name(), summary: summary(), content: content(), keyPoints: keyPoints(), expectedVersion: z.number().int().min(1) });
+const updateInput = z.strictObject({
+  name: name(),
+  summary: summary(),
+  content: content(),
+  keyPoints: keyPoints(),
+  expectedVersion: z.number().int().min(1),
+});
 
 interface Draft {
   name: string;
@@ -46,7 +52,8 @@ ${extra.preview ? html`<section aria-labelledby="preview-h"><h2 id="preview-h">P
 
 async function editPage(ctx: WebContext, id: string): Promise<Response> {
   const row = await readBinding(ctx.core, ctx.user.caller, id, { withContent: true });
-  if (row.spaceOwnerId !== ctx.user.caller.id) throw new BinderyError('FORBIDDEN', `@${row.spaceSlug} is not yours; you may read this binding but not change it`);
+  if (row.spaceOwnerId !== ctx.user.caller.id)
+    throw new BinderyError('FORBIDDEN', `@${row.spaceSlug} is not yours; you may read this binding but not change it`);
   const draft: Draft = {
     name: row.name,
     summary: row.summary,
@@ -78,7 +85,10 @@ async function save(ctx: WebContext, id: string): Promise<Response> {
   } catch (err) {
     if (!(err instanceof BinderyError) || err.code === 'NOT_FOUND' || err.code === 'FORBIDDEN') throw err;
     if (err.code !== 'CONFLICT') {
-      return page(layout(`Edit ${draft.name}`, ctx.user, editForm(ctx, id, draft, {}), { error: err.message }), err.code === 'TOO_LARGE' ? 413 : 400);
+      return page(
+        layout(`Edit ${draft.name}`, ctx.user, editForm(ctx, id, draft, {}), { error: err.message }),
+        err.code === 'TOO_LARGE' ? 413 : 400,
+      );
     }
     // Someone saved first: show theirs, keep yours in the form (now on top of theirs).
     const theirs = await readBinding(ctx.core, ctx.user.caller, id, { withContent: true });
@@ -94,7 +104,10 @@ Nothing was overwritten. Your text is still in the form below. Compare, merge wh
 <section aria-labelledby="yours-h"><h2 id="yours-h">Yours (not saved)</h2><p class="meta">${provenance('human', null)}</p><p><strong>${draft.name}</strong></p><p>${draft.summary}</p>
 <pre class="src" id="yours">${draft.content}</pre></section></div>
 <h2>From theirs to yours</h2>${changes}`;
-    return page(layout(`Conflict: ${draft.name}`, ctx.user, editForm(ctx, id, { ...draft, expectedVersion: theirs.currentVersion }, { conflict })), 409);
+    return page(
+      layout(`Conflict: ${draft.name}`, ctx.user, editForm(ctx, id, { ...draft, expectedVersion: theirs.currentVersion }, { conflict })),
+      409,
+    );
   }
 }
 

@@ -37,7 +37,10 @@ function budgetArgs(ctx: WebContext) {
   const p = ctx.url.searchParams;
   const tier = (TIERS as string[]).includes(p.get('tier') ?? '') ? (p.get('tier') as Tier) : '1.5';
   const asked = Number(p.get('maxTokens'));
-  const maxTokens = Number.isInteger(asked) && asked >= 50 ? Math.min(asked, ctx.deps.config.maxResponseTokens) : Math.min(8000, ctx.deps.config.maxResponseTokens);
+  const maxTokens =
+    Number.isInteger(asked) && asked >= 50
+      ? Math.min(asked, ctx.deps.config.maxResponseTokens)
+      : Math.min(8000, ctx.deps.config.maxResponseTokens);
   const strategy = p.get('strategy') === 'fill' ? 'fill' : 'ordered';
   const fallback = p.get('fallback') !== 'no';
   return { tier, maxTokens, strategy, fallback } as const;
@@ -53,7 +56,9 @@ async function show(ctx: WebContext, id: string): Promise<Response> {
   const names = new Map(contents.items.map((it) => [it.row.bindingId, it.row.name]));
   const n = contents.items.length;
   const inSet = new Set(contents.items.map((i) => i.row.bindingId));
-  const candidates = owner ? (await listBindings(ctx.core, ctx.user.caller, { offset: 0, limit: 200 })).rows.filter((r) => !inSet.has(r.bindingId)) : [];
+  const candidates = owner
+    ? (await listBindings(ctx.core, ctx.user.caller, { offset: 0, limit: 200 })).rows.filter((r) => !inSet.has(r.bindingId))
+    : [];
   const shares = owner ? (await callTool(ctx.tools(), TOOLS.list_shares, { target: id, limit: 100 })).shares.filter((s) => !s.revoked) : [];
   const item = (it: (typeof contents.items)[number], i: number) => {
     const r = it.row;
@@ -117,7 +122,12 @@ function editsFrom(form: URLSearchParams, contents: { stored: { bindingId: strin
     case 'unpin':
       // Pinning is re-adding the item at its place with (or without) a version, in one edit.
       if (at < 0) throw fail.invalid('bindingId', `${bindingId} is not in the set`);
-      return { remove: [bindingId], add: [{ bindingId, position: at, ...(form.get('action') === 'pin' && Number.isInteger(version) && version > 0 ? { version } : {}) }] };
+      return {
+        remove: [bindingId],
+        add: [
+          { bindingId, position: at, ...(form.get('action') === 'pin' && Number.isInteger(version) && version > 0 ? { version } : {}) },
+        ],
+      };
     default:
       throw fail.invalid('action', 'must be add, remove, move, pin or unpin');
   }
@@ -132,7 +142,11 @@ export const setRoutes: WebRoute[] = [
       const name = (ctx.form.get('name') ?? '').trim();
       if (!name || name.length > 200) return list(ctx, 'name: must be 1 to 200 characters');
       const description = clip((ctx.form.get('description') ?? '').trim(), 600);
-      const set = await createSet(ctx.core, ctx.user.caller, { name, description: description || undefined, space: ctx.form.get('space') || undefined });
+      const set = await createSet(ctx.core, ctx.user.caller, {
+        name,
+        description: description || undefined,
+        space: ctx.form.get('space') || undefined,
+      });
       return redirect(`/sets/${set.id}`);
     },
   },

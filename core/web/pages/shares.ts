@@ -20,7 +20,9 @@ function backTo(form: URLSearchParams, fallback: string): string {
 export function shareRows(ctx: WebContext, shares: ShareView[]): Html {
   if (!shares.length) return html`<p class="meta">Not shared.</p>`;
   return html`<ul class="list">${shares.map(
-    (s) => html`<li>${s.public ? html`<strong>Public link</strong>` : html`with <strong>${s.user}</strong>${s.accepted ? '' : ' (not accepted yet)'}`} · ${s.permission} · ${when(s.createdAt)}
+    (
+      s,
+    ) => html`<li>${s.public ? html`<strong>Public link</strong>` : html`with <strong>${s.user}</strong>${s.accepted ? '' : ' (not accepted yet)'}`} · ${s.permission} · ${when(s.createdAt)}
 ${postButton(ctx.user, `/shares/${s.id}/revoke`, 'Revoke', { cls: 'danger', fields: { back: ctx.url.pathname } })}</li>`,
   )}</ul>`;
 }
@@ -34,17 +36,34 @@ export function shareForm(ctx: WebContext, target: string, back: string): Html {
 }
 
 async function list(ctx: WebContext): Promise<Response> {
-  const mine = (await callTool(ctx.tools(), TOOLS.list_shares, { limit: 100 })).shares.filter((s) => !s.revoked && s.createdBy === `@${ctx.user.caller.handle}`);
+  const mine = (await callTool(ctx.tools(), TOOLS.list_shares, { limit: 100 })).shares.filter(
+    (s) => !s.revoked && s.createdBy === `@${ctx.user.caller.handle}`,
+  );
   const incoming = (await callTool(ctx.tools(), TOOLS.list_shares, { incoming: true, limit: 100 })).shares.filter((s) => !s.revoked);
   const targetLink = (s: ShareView) => {
-    const path = s.target.type === 'binding' ? `/b/${s.target.id}` : s.target.type === 'set' ? `/sets/${s.target.id}` : `/?space=${s.target.id}`;
+    const path =
+      s.target.type === 'binding' ? `/b/${s.target.id}` : s.target.type === 'set' ? `/sets/${s.target.id}` : `/?space=${s.target.id}`;
     return html`<a href="${path}">${s.target.label ?? s.target.id}</a>`;
   };
   const body = html`<h1>Shares</h1>
-<h2>Shared with you</h2>${incoming.length ? html`<ul class="list">${incoming.map((s) => html`<li>${targetLink(s)} <span class="meta">from ${s.createdBy} · ${s.permission} · ${when(s.createdAt)}</span>
-${s.accepted ? html`<span class="meta">accepted</span>` : postButton(ctx.user, `/shares/${s.id}/accept`, 'Accept')} ${postButton(ctx.user, `/shares/${s.id}/revoke`, 'Decline', { fields: { back: '/shares' } })}</li>`)}</ul>` : html`<p>Nothing shared with you.</p>`}
-<h2>Shared by you</h2>${mine.length ? html`<ul class="list">${mine.map((s) => html`<li>${targetLink(s)} · ${s.public ? 'public link' : html`with ${s.user}${s.accepted ? '' : ' (not accepted yet)'}`} · ${s.permission}
-${postButton(ctx.user, `/shares/${s.id}/revoke`, 'Revoke', { cls: 'danger', fields: { back: '/shares' } })}</li>`)}</ul>` : html`<p>You have not shared anything.</p>`}
+<h2>Shared with you</h2>${
+    incoming.length
+      ? html`<ul class="list">${incoming.map(
+          (s) => html`<li>${targetLink(s)} <span class="meta">from ${s.createdBy} · ${s.permission} · ${when(s.createdAt)}</span>
+${s.accepted ? html`<span class="meta">accepted</span>` : postButton(ctx.user, `/shares/${s.id}/accept`, 'Accept')} ${postButton(ctx.user, `/shares/${s.id}/revoke`, 'Decline', { fields: { back: '/shares' } })}</li>`,
+        )}</ul>`
+      : html`<p>Nothing shared with you.</p>`
+  }
+<h2>Shared by you</h2>${
+    mine.length
+      ? html`<ul class="list">${mine.map(
+          (
+            s,
+          ) => html`<li>${targetLink(s)} · ${s.public ? 'public link' : html`with ${s.user}${s.accepted ? '' : ' (not accepted yet)'}`} · ${s.permission}
+${postButton(ctx.user, `/shares/${s.id}/revoke`, 'Revoke', { cls: 'danger', fields: { back: '/shares' } })}</li>`,
+        )}</ul>`
+      : html`<p>You have not shared anything.</p>`
+  }
 <p class="meta">Share a binding or a set from its page.</p>`;
   return page(layout('Shares', ctx.user, body));
 }

@@ -33,7 +33,11 @@ export const spaceRoutes: WebRoute[] = [
       const name = (f.get('name') ?? '').trim();
       if (!name || name.length > 200) return list(ctx, 'name: must be 1 to 200 characters');
       try {
-        const space = await createSpace(ctx.core, ctx.user.caller, { slug: f.get('slug') ?? '', name, visibility: f.get('visibility') === 'public' ? 'public' : 'private' });
+        const space = await createSpace(ctx.core, ctx.user.caller, {
+          slug: f.get('slug') ?? '',
+          name,
+          visibility: f.get('visibility') === 'public' ? 'public' : 'private',
+        });
         return redirect(`/?space=${space.slug}`);
       } catch (err) {
         if (err instanceof BinderyError && (err.code === 'INVALID_INPUT' || err.code === 'CONFLICT')) return list(ctx, err.message);
