@@ -275,7 +275,7 @@ describe('search index stays in step with writes', () => {
   afterAll(() => world.close());
 
   const names = async (query: string) =>
-    (await ok(client, 'search_bindings', { query })).results.map((r: { name: string }) => r.name).sort();
+    (await ok(client, 'search_bindings', { query, limit: 50 })).results.map((r: { name: string }) => r.name).sort();
 
   test('updates replace the indexed text, deletes remove it, neighbours are untouched', async () => {
     const a = await ok(client, 'create_binding', { name: 'Alpha', content: 'about pelicans', summary: 'Alpha.' });

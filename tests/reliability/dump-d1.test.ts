@@ -110,10 +110,12 @@ describe('dump --sql on D1', () => {
     const sets = (await ok(client, 'list_sets', {})).sets;
     expect((await ok(client, 'get_set', { id: sets[0].id })).items.filter((i: { pinned: boolean }) => i.pinned)).toHaveLength(1);
     // The index was written by the SQL itself: search answers at once, headings included.
-    expect((await ok(client, 'search_bindings', { query: 'zebra' })).results.map((r: { name: string }) => r.name)).toContain(
+    expect((await ok(client, 'search_bindings', { query: 'zebra', limit: 50 })).results.map((r: { name: string }) => r.name)).toContain(
       'Long document',
     );
-    expect((await ok(client, 'search_bindings', { query: 'Second version' })).results.map((r: { id: string }) => r.id)).toContain(first.id);
+    expect(
+      (await ok(client, 'search_bindings', { query: 'Second version', limit: 50 })).results.map((r: { id: string }) => r.id),
+    ).toContain(first.id);
     const fts = (await db.all<{ n: number }>(`SELECT count(*) AS n FROM bindings_fts` as never))[0]!;
     expect(Number(fts.n)).toBe(6);
     await client.close();
