@@ -74,7 +74,8 @@ body.public{box-sizing:content-box;line-height:1.55;max-width:46rem;margin:2rem 
 .public pre.source{white-space:pre-wrap}
 .public code{background:#f5f5f5}
 .public hr{border:0;border-top:1px solid #ddd}
-.public table,.public th,.public td{all:revert}
+.public table{border-collapse:separate;width:auto}
+.public th,.public td{padding:1px;border:0;vertical-align:middle;text-align:revert}
 .public.link-index li{margin:.5rem 0}
 body.oauth{box-sizing:content-box;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
 .oauth main.box{max-width:none;margin:0;border:1px solid #ddd;border-radius:8px;padding:1.25rem 1.5rem}
