@@ -5,8 +5,9 @@ import { findSpace } from '../../db/store/users.ts';
 import { bindingUrls } from '../budget/tier.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { ANONYMOUS } from './auth.ts';
-import { html, joinHtml } from '../web/html.ts';
-import { linkScope, PAGE_CSP, pageNotFound } from './pages.ts';
+import { html, htmlDocument, joinHtml } from '../web/html.ts';
+import { htmlResponse, securityHeaders } from '../web/page-headers.ts';
+import { linkScope, pageNotFound } from './pages.ts';
 import { freshCounts } from '../services/counts.ts';
 import { listBindings } from '../services/find.ts';
 import { squashSpace } from '../text.ts';
@@ -71,9 +72,7 @@ export async function serveLinkIndex(
   const headers = {
     'Cache-Control': 'private, no-store',
     Vary: 'Authorization',
-    'Content-Security-Policy': PAGE_CSP,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    ...securityHeaders('public'),
   };
   if (format === 'md') {
     const lines = items.map((i) => `- [${i.row.name.replace(/[[\]\\]/g, '\\$&')}](${i.textUrl}&${share}): ${squashSpace(i.row.summary)}`);
@@ -89,16 +88,11 @@ export async function serveLinkIndex(
     ),
     '\n',
   );
-  const page = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${index.title} · Bindery</title>
-<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}li{margin:.5rem 0}hr{border:0;border-top:1px solid #ddd}</style>
-</head><body>
+  const page = html`
 <header><p class="meta">Shared by link · ${index.total} binding${index.total === 1 ? '' : 's'} · <a href="${`${base}/@${space}?format=md&${share}`}">Markdown</a></p>
 <h1>${index.title}</h1></header>
 <hr><main><ul>
 ${list}
-</ul>${more ? html`<p class="meta">… and ${more} more.</p>` : ''}</main></body></html>
-`.value;
-  return new Response(page, { headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+</ul>${more ? html`<p class="meta">… and ${more} more.</p>` : ''}</main>`;
+  return htmlResponse('public', htmlDocument(`${index.title} · Bindery`, 'public link-index', page).value, 200, headers);
 }

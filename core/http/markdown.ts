@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { escapeHtml } from '../web/html.ts';
+import { html } from '../web/html.ts';
 
 /**
  * Limits on one render. markdown-it is linear but slow on hostile input (a megabyte of `![` takes
@@ -128,12 +128,9 @@ export function renderMarkdown(source: string, limits: RenderLimits = RENDER_LIM
 }
 
 function asText(source: string, why: string): string {
-  return `${note(`This document ${why}, so it is shown as plain text. The Markdown link above has the file.`)}<pre class="source">${escapeHtml(source)}</pre>\n`;
+  return `${note(`This document ${why}, so it is shown as plain text. The Markdown link above has the file.`)}${html`<pre class="source">${source}</pre>`}\n`;
 }
 
 function note(text: string): string {
-  return `<p class="note">${escapeHtml(text)}</p>\n`;
+  return `${html`<p class="note">${text}</p>`}\n`;
 }
-
-/** Escapes text for HTML element content and quoted attributes (its one home is core/web/html.ts). */
-export { escapeHtml };

@@ -6,31 +6,23 @@ import { bindingUrls } from '../budget/tier.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { isLinkSecret, sha256Hex } from '../ids.ts';
 import { ANONYMOUS } from './auth.ts';
-import { html, trusted } from '../web/html.ts';
+import { html, htmlDocument, trusted } from '../web/html.ts';
+import { htmlResponse, securityHeaders } from '../web/page-headers.ts';
 import type { PageCache } from './page-cache.ts';
 import { freshCounts } from '../services/counts.ts';
 
-/** No script, frame, form or plugin may come from a page; inline styles only. */
-export const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-const NOT_FOUND_HTML =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Bindery</title></head><body><h1>Not found</h1><p>There is no binding at this address, or you may not read it.</p></body></html>\n';
+const NOT_FOUND_HTML = htmlDocument(
+  'Not found · Bindery',
+  'public',
+  html`<h1>Not found</h1><p>There is no binding at this address, or you may not read it.</p>`,
+).value;
 const NOT_FOUND_MD = 'Not found: there is no binding at this address, or you may not read it.\n';
 
 /** The one 404 for pages: the same bytes whether the binding is missing, deleted or private. */
 export function pageNotFound(format: 'html' | 'md'): Response {
-  const html = format === 'html';
-  return new Response(html ? NOT_FOUND_HTML : NOT_FOUND_MD, {
-    status: 404,
-    headers: {
-      'Content-Type': html ? 'text/html; charset=utf-8' : 'text/markdown; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'Content-Security-Policy': PAGE_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    },
-  });
+  const headers = { ...securityHeaders('public'), 'Cache-Control': 'no-store' };
+  if (format === 'html') return htmlResponse('public', NOT_FOUND_HTML, 404, headers);
+  return new Response(NOT_FOUND_MD, { status: 404, headers: { 'Content-Type': 'text/markdown; charset=utf-8', ...headers } });
 }
 
 /** `/@space/slug` → [space, slug], or undefined for any other path. */
@@ -82,18 +74,14 @@ export async function servePage(
     'Cache-Control': publicSpace ? 'public, max-age=60' : 'private, no-store',
     Vary: 'Authorization',
     ETag: `"${row.versionId}"`,
-    'Content-Security-Policy': PAGE_CSP,
-    'X-Content-Type-Options': 'nosniff',
-    // The address of a link-shared page is its key: images and links in the content must not receive it.
-    'Referrer-Policy': 'no-referrer',
+    // Referrer-Policy `no-referrer`: the address of a link-shared page is its key (page-headers.ts).
+    ...securityHeaders('public'),
   };
   const content = async () => (await versionContent(deps.db, row.bindingId, row.number)) ?? '';
   if (format === 'md') return new Response(await content(), { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
   const body = await cache.html(row.versionId, content);
   const linkSecret = links === 'none' ? undefined : secret!;
-  return new Response(pageHtml(row, body, deps.config.publicUrl, linkSecret), {
-    headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
-  });
+  return htmlResponse('public', pageHtml(row, body, deps.config.publicUrl, linkSecret), 200, headers);
 }
 
 function pageHtml(row: BindingVersionRow, body: string, publicBase: string, linkSecret: string | undefined): string {
@@ -102,16 +90,12 @@ function pageHtml(row: BindingVersionRow, body: string, publicBase: string, link
   const textUrl = linkSecret ? `${plain}&share=${linkSecret}` : plain;
   const provenance = row.model ? `${row.source} · ${row.model}` : row.source;
   const points = row.keyPoints.length ? html`<ul class="points">${row.keyPoints.map((k) => html`<li>${k}</li>`)}</ul>` : '';
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${row.name} · @${row.spaceSlug}</title>
-<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}.meta{color:#666;font-size:.9rem}.summary{font-size:1.05rem}pre{overflow:auto;background:#f5f5f5;padding:.75rem}pre.source{white-space:pre-wrap}code{background:#f5f5f5}hr{border:0;border-top:1px solid #ddd}.note{background:#fff8e1;padding:.5rem .75rem}</style>
-</head><body>
+  const page = html`
 <header><p class="meta">@${row.spaceSlug} · <a href="${textUrl}">Markdown</a></p>
 <h1>${row.name}</h1>
 <p class="meta">Version ${row.number} · ${new Date(row.createdAt).toISOString().slice(0, 10)} · ${provenance} · ${row.contentTokenCount} tokens</p>
 <p class="summary">${row.summary}</p>${points}</header>
 <hr><main>
-${trusted(body)}</main></body></html>
-`.value;
+${trusted(body)}</main>`;
+  return htmlDocument(`${row.name} · @${row.spaceSlug}`, 'public', page).value;
 }

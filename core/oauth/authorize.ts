@@ -3,7 +3,8 @@ import { clockOf, type BinderyDeps } from '../context.ts';
 import { newId, sha256Hex } from '../ids.ts';
 import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, redirect, redirectWith, type AuthorizeRequest } from './authorize-request.ts';
-import { errorPage, esc, hidden, htmlPage } from './html.ts';
+import { errorPage, hidden, htmlPage } from './html.ts';
+import { html } from '../web/html.ts';
 import { CODE_TTL_MS, newSecret } from './tokens.ts';
 import { redirectTargetNote } from './redirect-uri.ts';
 import { PATHS } from './urls.ts';
@@ -37,7 +38,7 @@ export async function handleAuthorizePost(deps: BinderyDeps, request: Request): 
   if (!csrfOk(deps, request, user, form.get(CSRF_FIELD))) {
     return htmlPage(
       'Try again',
-      `<h1>That form has expired</h1><p><a href="${esc(back)}">Open the request again</a> and answer from there.</p>`,
+      html`<h1>That form has expired</h1><p><a href="${back}">Open the request again</a> and answer from there.</p>`,
       403,
     );
   }
@@ -75,10 +76,10 @@ function consentPage(req: AuthorizeRequest, handle: string, csrf: string): Respo
     req.scope !== null ? hidden('scope', req.scope) : '',
     req.state !== null ? hidden('state', req.state) : '',
     hidden(CSRF_FIELD, csrf),
-  ].join('');
-  const body = `<h1>Allow <span id="client-name">${esc(req.clientName)}</span> to use Bindery as <span id="handle">@${esc(handle)}</span>?</h1>
-<p>It will be able to read and change everything you can in Bindery, through <code>${esc(req.resource)}</code>, until you revoke it.</p>
-<p class="meta">The app named itself; Bindery has not verified the name. After you answer you are sent to ${esc(redirectTargetNote(req.redirectUri))}, at <code id="redirect-target">${esc(req.redirectUri)}</code>. Revoke access any time at <a href="${PATHS.grants}">${PATHS.grants}</a>.</p>
+  ];
+  const body = html`<h1>Allow <span id="client-name">${req.clientName}</span> to use Bindery as <span id="handle">@${handle}</span>?</h1>
+<p>It will be able to read and change everything you can in Bindery, through <code>${req.resource}</code>, until you revoke it.</p>
+<p class="meta">The app named itself; Bindery has not verified the name. After you answer you are sent to ${redirectTargetNote(req.redirectUri)}, at <code id="redirect-target">${req.redirectUri}</code>. Revoke access any time at <a href="${PATHS.grants}">${PATHS.grants}</a>.</p>
 <form method="post" action="${PATHS.authorize}">${fields}
 <button class="primary" type="submit" name="decision" value="allow" id="allow">Allow</button>
 <button type="submit" name="decision" value="deny" id="deny">Deny</button>
@@ -88,9 +89,9 @@ function consentPage(req: AuthorizeRequest, handle: string, csrf: string): Respo
 
 function signInPage(deps: BinderyDeps, url: URL, req: AuthorizeRequest): Response {
   const back = `${deps.config.publicUrl}${PATHS.authorize}${url.search}`;
-  const body = `<h1>Sign in to Bindery first</h1>
-<p><strong>${esc(req.clientName)}</strong> asks to use Bindery on your behalf. Bindery needs to know who you are before you can allow it.</p>
+  const body = html`<h1>Sign in to Bindery first</h1>
+<p><strong>${req.clientName}</strong> asks to use Bindery on your behalf. Bindery needs to know who you are before you can allow it.</p>
 <ol><li>Open <a href="/" target="_blank" rel="noopener">Bindery</a> and sign in (with a login link from <code>bindery login-link --user &lt;handle&gt;</code>, or as your Bindery's operator tells you).</li>
-<li>Then come back and <a href="${esc(back)}" id="continue">continue to the consent page</a>.</li></ol>`;
+<li>Then come back and <a href="${back}" id="continue">continue to the consent page</a>.</li></ol>`;
   return htmlPage('Sign in', body);
 }

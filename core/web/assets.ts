@@ -1,5 +1,6 @@
-// The app's one stylesheet and one small optional script, served from /web/ (the CSP allows only
-// 'self'). Everything works without the script: it only adds drag-and-drop to reorder set items,
+// The one stylesheet of every page (the web app's, then a section for the public pages and one for the
+// OAuth pages, picked by the body's class and keeping each kind's own look) and the app's one small
+// optional script, served from /web/ (the CSP allows only 'self'). Everything works without the script: it only adds drag-and-drop to reorder set items,
 // submitting the same "move" form the buttons use.
 
 export const APP_CSS = `
@@ -62,6 +63,28 @@ th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd;vertical
 .budget{border:1px solid #ccc;padding:.6rem 1rem;border-radius:4px;background:#fafafa}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 .skip{position:absolute;left:-999px}
+body.public{box-sizing:content-box;line-height:1.55;max-width:46rem;margin:2rem auto;padding:0 1rem}
+.public main{max-width:none;margin:0;padding:0}
+.public a{color:revert}
+.public h1{font-size:2em;margin:.67em 0}
+.public h2{font-size:1.5em;margin:.83em 0}
+.public .meta{color:#666}
+.public .summary{font-size:1.05rem}
+.public pre{overflow:auto;background:#f5f5f5;padding:.75rem}
+.public pre.source{white-space:pre-wrap}
+.public code{background:#f5f5f5}
+.public hr{border:0;border-top:1px solid #ddd}
+.public table{border-collapse:separate;width:auto}
+.public th,.public td{padding:1px;border:0;vertical-align:middle;text-align:revert}
+.public.link-index li{margin:.5rem 0}
+body.oauth{box-sizing:content-box;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
+.oauth main.box{max-width:none;margin:0;border:1px solid #ddd;border-radius:8px;padding:1.25rem 1.5rem}
+.oauth a{color:revert}
+.oauth h1{font-size:2em;margin:.67em 0}
+.oauth .meta{color:#666}
+.oauth button{padding:.5rem 1.25rem;margin-right:.5rem;border-radius:6px;border:1px solid #888;color:revert}
+.oauth button.primary{background:#1f5fbf;color:#fff;border-color:#1f5fbf}
+.oauth code{background:#f4f4f4;padding:0 .25rem}
 `;
 
 export const APP_JS = `

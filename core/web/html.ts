@@ -1,5 +1,5 @@
 // Server-rendered HTML with one tagged template, for every page Bindery serves (the web app, the public
-// binding page, a share link's index; the OAuth pages use its escaper). Every interpolated value is escaped unless it is
+// binding page, a share link's index, the OAuth pages). Every interpolated value is escaped unless it is
 // already `Html` (built by this tag, or `trusted()` for sanitized Markdown output), so user content
 // cannot reach the page as markup by accident. A template tag and an escaper are all a few pages of
 // forms need; a component framework would add a build step and client code for no gain here.
@@ -41,6 +41,21 @@ export function joinHtml(parts: readonly Html[], separator: string): Html {
 /** Marks already-sanitized markup (the output of renderMarkdown) as safe. Never pass user text here. */
 export function trusted(markup: string): Html {
   return new Html(markup);
+}
+
+/** Where the one stylesheet of every page is served (core/web/assets.ts holds it). */
+export const STYLESHEET_PATH = '/web/app.css';
+
+/**
+ * A whole page: the head every page shares (charset, viewport, title, the icon and the one stylesheet),
+ * `head` after it, and `body` in a `<body>` whose class picks the page kind's section of the stylesheet.
+ */
+export function htmlDocument(title: Value, bodyClass: string, body: Html, head: Html = html``): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${STYLESHEET_PATH}">${head}</head>
+<body class="${bodyClass}">${body}</body></html>
+`;
 }
 
 /** `n` with thousands separators, as people read token counts. */

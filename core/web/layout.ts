@@ -1,25 +1,15 @@
 import type { WebUser } from './session.ts';
 import { CSRF_FIELD } from './session.ts';
-import { html, type Html } from './html.ts';
+import { html, htmlDocument, type Html } from './html.ts';
+import { htmlResponse } from './page-headers.ts';
 
 /**
- * The web app's pages load only our own stylesheet and script; no inline script, forms post only to
- * us, no framing. Rendered content is inert markup already (markdown.ts), this is the second wall.
+ * An HTML response with the app's security headers (page-headers.ts): the pages load only our own
+ * stylesheet and script, forms post only to us, no framing. Rendered content is inert markup already
+ * (markdown.ts), the CSP is the second wall.
  */
-export const WEB_CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; connect-src 'self'";
-
-const HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'private, no-store',
-  'Content-Security-Policy': WEB_CSP,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'same-origin',
-};
-
-/** An HTML response with the app's security headers. */
 export function page(body: Html, status = 200, extra: Record<string, string> = {}): Response {
-  return new Response(body.value, { status, headers: { ...HEADERS, ...extra } });
+  return htmlResponse('app', body.value, status, { 'Cache-Control': 'private, no-store', ...extra });
 }
 
 /** A 303 See Other after a form post (so reload does not post again). */
@@ -49,15 +39,12 @@ export function layout(title: string, user: WebUser | undefined, main: Html, opt
     ? html`<nav aria-label="Main"><a href="/">Bindings</a><a href="/spaces">Spaces</a><a href="/sets">Sets</a><a href="/shares">Shares</a><a href="/new">New binding</a><a href="/trash">Deleted</a><a href="/oauth/grants">Connected apps</a>
 <span class="who">@${user.caller.handle}</span>${postButton(user, '/logout', 'Sign out', { cls: 'link' })}</nav>`
     : html``;
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Bindery</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/web/app.css"><script src="/web/app.js" defer></script></head>
-<body><header class="top"><a class="brand" href="/">Bindery</a>${nav}</header>
+  const body = html`<header class="top"><a class="brand" href="/">Bindery</a>${nav}</header>
 <main id="main">
 ${opts.flash ? html`<p class="flash" role="status">${opts.flash}</p>` : ''}${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ''}
 ${main}
-</main></body></html>
-`;
+</main>`;
+  return htmlDocument(`${title} · Bindery`, 'app', body, html`<script src="/web/app.js" defer></script>`);
 }
 
 /** The one "not found" page: the same bytes whether the thing is missing or not yours to read. */

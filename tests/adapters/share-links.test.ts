@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { createHttpApp, type HttpApp } from '../../core/http/app.ts';
 import { createApiKey } from '../../core/http/auth.ts';
 import { newLinkSecret, sha256Hex } from '../../core/ids.ts';
+import { securityHeaders } from '../../core/web/page-headers.ts';
 import { createTestWorld, err, ok, textOf, type TestWorld } from '../helpers.ts';
 
 const BASE = 'http://localhost:8787';
@@ -242,6 +243,24 @@ describe('a space link', () => {
     expect(await snapshot(await get(`/@alice?share=${l.secret}`))).toEqual(await missing());
     const bl = await link(alice, elsewhere.id);
     expect(await snapshot(await get(`/@alice?share=${bl.secret}`))).toEqual(await missing());
+  });
+
+  test('the index, a page it opens and the one 404 share the security headers and stylesheet of every Bindery page', async () => {
+    const wanted = securityHeaders('public');
+    const pages = [
+      { res: await get(l.linkUrl), cls: 'public link-index' },
+      { res: await get(`${inSpace[0]!.path}?share=${l.secret}`), cls: 'public' },
+      { res: await get('/@nobody/no-such-page'), cls: 'public' },
+    ];
+    for (const { res, cls } of pages) {
+      for (const [name, value] of Object.entries(wanted)) expect({ name, value: res.headers.get(name) }).toEqual({ name, value });
+      const html = await res.text();
+      expect(html).toContain(`<link rel="stylesheet" href="/web/app.css">`);
+      expect(html).toContain(`<body class="${cls}">`);
+      expect(html).not.toContain('<style');
+    }
+    expect(wanted['Content-Security-Policy']).not.toContain('script-src');
+    expect(wanted['Referrer-Policy']).toBe('no-referrer');
   });
 
   test('naming the space by its guessable slug does not reach it through the link (MCP and REST); its id does', async () => {
