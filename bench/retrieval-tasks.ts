@@ -71,7 +71,7 @@ function proseLines(text: string): { at: number; line: string }[] {
   return out;
 }
 
-// FNV-1a: a stable spread of picks across candidates, the same on every run and machine.
+// FNV-1a: a stable spread of picks across candidates, the same on every run, machine and checkout.
 function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
@@ -119,7 +119,9 @@ export function buildRetrievalTasks(
           candidates.push({ at: at + m.index!, phrase: m[0] });
       }
     }
-    const first = candidates.length ? hash(d.path) % candidates.length : 0;
+    // Hashed from node_modules down, not the absolute path: a checkout elsewhere picks the same tasks.
+    const under = d.path.indexOf('node_modules/');
+    const first = candidates.length ? hash(under < 0 ? d.path : d.path.slice(under)) % candidates.length : 0;
     for (let k = 0; k < candidates.length; k++) {
       const c = candidates[(first + k) % candidates.length]!;
       const query = queryFor(c.phrase);

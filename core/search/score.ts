@@ -69,7 +69,8 @@ const HAS_TEXT = /[\p{L}\p{N}]/u;
  * Scores of sections against the query's terms (analyzer.queryTerms): BM25 (k1 1.2, b 0.75) over the
  * bodies of the sections given, each term in the heading path adding its idf once, in the section's
  * own heading once more, and a heading the query nearly quotes (two thirds of its words or more)
- * its matched idf again; the sum is weighed by the share of the query's words the section holds. A
+ * its matched idf again; the sum is weighed by the share of the query's words the section holds and by
+ * how many of the query's neighbouring words stand side by side in the body, in order. A
  * heading with no body under it scores 0: it is never the match.
  */
 export function scoreSections(terms: readonly string[], sections: readonly RankedSection[]): number[] {
@@ -83,7 +84,8 @@ export function scoreSections(terms: readonly string[], sections: readonly Ranke
     const path = new Set(textTerms(s.path.join(' ')));
     // Section numbers ("6.2") are not words a question quotes.
     const own = new Set(textTerms(s.heading).filter((w) => !/^\d+$/.test(w)));
-    return { filled, tf, length: s.body.length, path, own, ownCount: own.size };
+    const pairs = terms.length > 1 && tf.filter((n) => n > 0).length > 1 ? adjacentPairs(s.body, terms) : 0;
+    return { filled, tf, length: s.body.length, path, own, ownCount: own.size, pairs };
   });
   const n = docs.length;
   const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n) || 1;
@@ -109,8 +111,25 @@ export function scoreSections(terms: readonly string[], sections: readonly Ranke
     if (d.ownCount > 0 && quoted * 3 >= d.ownCount * 2) score += quotedIdf;
     // A section holding more of the question's words beats one repeating a few (BM25 saturates slowly on short sections).
     const held = terms.filter((t, i) => d.tf[i]! > 0 || d.path.has(t)).length;
-    return score * (1 + (2 * held) / terms.length);
+    // The question's words side by side, in its order, as the section writes them (stop words aside):
+    // the sentence it recalls, which beats a neighbour using the same words apart.
+    const together = terms.length > 1 ? (2 * d.pairs) / (terms.length - 1) : 0;
+    return score * (1 + (2 * held) / terms.length) * (1 + together);
   });
+}
+
+/** How many consecutive pairs of the query's terms occur next to each other, in that order, in `text` (stop words skipped). */
+function adjacentPairs(text: string, terms: readonly string[]): number {
+  const words = textTerms(text);
+  const next = new Map<string, Set<string>>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const after = next.get(words[i]!) ?? new Set<string>();
+    after.add(words[i + 1]!);
+    next.set(words[i]!, after);
+  }
+  let n = 0;
+  for (let i = 0; i + 1 < terms.length; i++) if (next.get(terms[i]!)?.has(terms[i + 1]!)) n++;
+  return n;
 }
 
 /** The spans as the scorer takes them (bodies read from `content`). */

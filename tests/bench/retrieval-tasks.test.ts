@@ -31,6 +31,17 @@ describe('retrieval tasks', () => {
   );
 
   test(
+    'a checkout elsewhere picks the same tasks (the bench compares across worktrees)',
+    () => {
+      const root = docs[0]!.path.slice(0, docs[0]!.path.indexOf('node_modules/'));
+      const moved = (d: { path: string; text: string }) => ({ ...d, path: `/elsewhere/checkout/${d.path.slice(root.length)}` });
+      const there = buildRetrievalTasks(docs.map(moved), enc, { count: 40, minTokens: 2_000, universe: universe.map(moved) });
+      expect(there.map((t) => `${t.phrase} | ${t.query}`)).toEqual(tasks.map((t) => `${t.phrase} | ${t.query}`));
+    },
+    SLOW,
+  );
+
+  test(
     'each phrase occurs exactly once in the whole corpus, in its own document',
     () => {
       for (const t of tasks) {

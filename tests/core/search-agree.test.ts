@@ -132,6 +132,39 @@ describe('search and query reads agree (one analyzer, one scorer)', () => {
     }
   });
 
+  test('of two sections holding the same words, the one writing them side by side, in order, is the match', async () => {
+    // Shaped after body-parser's README: the generic example's section is shorter and holds every word
+    // apart ("adding a generic JSON parser ... the body"); the route-specific one holds the remembered sentence.
+    const doc = [
+      '# body-parser',
+      '',
+      '## Examples',
+      '',
+      '### Express top-level generic',
+      '',
+      'This example demonstrates adding a generic JSON parser as a top-level middleware, which will parse the body of every request.',
+      '',
+      '```js',
+      'app.use(bodyParser.json())',
+      '```',
+      '',
+      '### Express route-specific',
+      '',
+      'This example demonstrates adding body parsers specifically to the routes that need them.',
+      'In general, this is the most recommended way to use body-parser with Express.',
+      '',
+      '```js',
+      'const jsonParser = bodyParser.json()',
+      "app.post('/login', urlencodedParser, function (req, res) { res.send('welcome, ' + req.body.username) })",
+      "app.post('/api/users', jsonParser, function (req, res) { res.send(req.body) })",
+      '```',
+    ].join('\n');
+    const id = (await ok(client, 'create_binding', { name: 'Body parser', content: doc, summary: 'Parse request bodies.' })).binding.id;
+    const m = await bothMatches(id, 'example demonstrates adding body parsers');
+    expect(m.search?.section).toBe('express-route-specific');
+    expect(m.read).toBe('express-route-specific');
+  });
+
   test('prose for a prose question, code for a code question', async () => {
     const prose = await bothMatches(widgetId, 'how many retries before an error');
     expect(prose.search?.excerpt).toContain('Set retries to the number of times');
