@@ -14,7 +14,7 @@ export function renderKey(deps: { config: Pick<BinderyConfig, 'tokenizer' | 'pub
 export type CountedRow = Omit<VersionFacts, 'bindingId'> &
   BlockCounts & { bindingId: string; versionId: string; countsKey: string; content?: string };
 
-interface RecountDeps {
+export interface RecountDeps {
   db: BinderyDb;
   tokens: TokenCounter;
   config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'>;

@@ -78,13 +78,6 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/oauth/tokens.ts -> db/store/oauth.ts',
   // Reads that have no service yet (ARCHITECTURE.md#layers, one door to storage): each wants one.
   'core/cursor.ts -> db/store/settings.ts',
-  'core/http/auth.ts -> db/store/api-keys.ts',
-  'core/http/link-index.ts -> db/store/sets.ts',
-  'core/http/link-index.ts -> db/store/shares.ts',
-  'core/http/link-index.ts -> db/store/users.ts',
-  'core/http/pages.ts -> db/store/bindings.ts',
-  'core/http/pages.ts -> db/store/slugs.ts',
-  'core/http/pages.ts -> db/store/users.ts',
   'core/mcp/resources.ts -> db/store/bindings.ts',
   'core/mcp/resources.ts -> db/store/search.ts',
   'core/mcp/resources.ts -> db/store/slugs.ts',
@@ -92,9 +85,8 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/tools/packed-list.ts -> db/store/contents.ts',
   'core/tools/query-listing.ts -> db/store/contents.ts',
   'core/web/session.ts -> db/store/web-sessions.ts',
-  // CLI and start-up: an adapter's own maintenance commands (keys, help topics, pruning sign-ins).
+  // CLI and start-up: an adapter's own maintenance commands (help topics, pruning sign-ins).
   'adapters/cli/help.ts -> db/store/help.ts',
-  'adapters/cli/keys.ts -> db/store/api-keys.ts',
   'adapters/runtime.ts -> db/store/web-sessions.ts',
   'adapters/runtime.ts -> db/store/oauth.ts',
   // bindery sync: the space's change fingerprint, read to skip a pass when nothing changed.
