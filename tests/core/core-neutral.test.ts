@@ -78,10 +78,6 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/oauth/tokens.ts -> db/store/oauth.ts',
   // Reads that have no service yet (ARCHITECTURE.md#layers, one door to storage): each wants one.
   'core/cursor.ts -> db/store/settings.ts',
-  'core/mcp/resources.ts -> db/store/bindings.ts',
-  'core/mcp/resources.ts -> db/store/search.ts',
-  'core/mcp/resources.ts -> db/store/slugs.ts',
-  'core/mcp/subscriptions.ts -> db/store/bindings.ts',
   'core/tools/packed-list.ts -> db/store/contents.ts',
   'core/tools/query-listing.ts -> db/store/contents.ts',
   'core/web/session.ts -> db/store/web-sessions.ts',
