@@ -77,8 +77,6 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/oauth/token.ts -> db/store/oauth.ts',
   'core/oauth/tokens.ts -> db/store/oauth.ts',
   // Reads that have no service yet (ARCHITECTURE.md#layers, one door to storage): each wants one.
-  'core/tools/packed-list.ts -> db/store/contents.ts',
-  'core/tools/query-listing.ts -> db/store/contents.ts',
   'core/web/session.ts -> db/store/web-sessions.ts',
   // CLI and start-up: an adapter's own maintenance commands (help topics, pruning sign-ins).
   'adapters/cli/help.ts -> db/store/help.ts',
