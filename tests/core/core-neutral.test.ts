@@ -68,7 +68,6 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/tools/binding/search_bindings.ts -> db/store/search.ts',
   'core/tools/binding/search_bindings.ts -> db/store/search-suggest.ts',
   'core/tools/binding/get_bindings.ts -> db/store/bindings.ts',
-  'core/search/match.ts -> db/store/contents.ts',
   'core/oauth/authorize.ts -> db/store/oauth.ts',
   'core/oauth/authorize-request.ts -> db/store/oauth.ts',
   'core/oauth/grants.ts -> db/store/oauth.ts',
