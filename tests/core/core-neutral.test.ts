@@ -72,12 +72,8 @@ const STORE_DOOR_ALLOWED = new Set([
   'core/oauth/revoke.ts -> db/store/oauth.ts',
   'core/oauth/token.ts -> db/store/oauth.ts',
   'core/oauth/tokens.ts -> db/store/oauth.ts',
-  // Reads that have no service yet (ARCHITECTURE.md#layers, one door to storage): each wants one.
-  // CLI and start-up: an adapter's own maintenance commands (help topics, pruning sign-ins).
-  'adapters/cli/help.ts -> db/store/help.ts',
+  // Start-up upkeep: pruning OAuth clients registered and never authorized.
   'adapters/runtime.ts -> db/store/oauth.ts',
-  // bindery sync: the space's change fingerprint, read to skip a pass when nothing changed.
-  'adapters/cli/sync.ts -> db/store/sync.ts',
 ]);
 
 describe('the layering of ARCHITECTURE.md#layers', () => {
