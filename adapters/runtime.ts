@@ -22,7 +22,7 @@ import { REGISTRATION_LIMITS } from '../core/oauth/register.ts';
 import { jsonLogger } from '../core/observe/log.ts';
 
 export interface Runtime {
-  deps: BinderyDeps & { now: () => number };
+  deps: BinderyDeps;
   database: Database;
   config: BinderyConfig;
 }

@@ -1,5 +1,5 @@
 import { listOAuthGrants, revokeUserOAuthFamily } from '../../db/store/oauth.ts';
-import { clockOf, type BinderyDeps } from '../context.ts';
+import type { BinderyDeps } from '../context.ts';
 import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';
 import { esc, hidden, htmlPage } from './html.ts';
 import { PATHS } from './urls.ts';
@@ -13,7 +13,7 @@ export async function handleGrantsGet(deps: BinderyDeps, request: Request): Prom
   const user = await webUser(deps, request);
   if (!user)
     return htmlPage('Connected apps', `<h1>Connected apps</h1><p><a href="/">Sign in to Bindery</a> to see the apps you allowed.</p>`, 401);
-  const grants = await listOAuthGrants(deps.db, user.caller.id, clockOf(deps)());
+  const grants = await listOAuthGrants(deps.db, user.caller.id, deps.now());
   const rows = grants
     .map(
       (
@@ -33,6 +33,6 @@ export async function handleGrantsPost(deps: BinderyDeps, request: Request): Pro
   if (!user || 'error' in form || !csrfOk(deps, request, user, form.get(CSRF_FIELD)))
     return htmlPage('Try again', `<h1>That form has expired</h1><p><a href="${PATHS.grants}">Back to connected apps</a></p>`, 403);
   const family = form.get('family') ?? '';
-  await revokeUserOAuthFamily(deps.db, user.caller.id, family, clockOf(deps)());
+  await revokeUserOAuthFamily(deps.db, user.caller.id, family, deps.now());
   return new Response(null, { status: 303, headers: { Location: PATHS.grants, 'Cache-Control': 'no-store' } });
 }

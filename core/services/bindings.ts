@@ -1,7 +1,5 @@
 import type { BinderyDb } from '../../db/types.ts';
-import type { BinderyConfig } from '../config.ts';
-import type { TokenCounter } from '../tokens/counter.ts';
-import type { Caller, Provenance } from '../context.ts';
+import type { Caller, CoreDeps, Provenance } from '../context.ts';
 import { fail } from '../errors.ts';
 import { newId, slugify } from '../ids.ts';
 import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users.ts';
@@ -20,13 +18,8 @@ import { freshCounts, renderKey } from './counts.ts';
 import { announceBindingChanged } from './changes.ts';
 import { embedWritten } from './embed.ts';
 
-/** What the binding services need; tools, REST and import all pass the same. */
-export interface CoreDeps {
-  db: BinderyDb;
-  tokens: TokenCounter;
-  config: BinderyConfig;
-  now: () => number;
-}
+/** What the binding services need (core/context.ts): tools, REST and import all pass the same. */
+export type { CoreDeps } from '../context.ts';
 
 /**
  * A space the caller may read, by reference; unreadable spaces look missing. Default: personal space.

@@ -1,4 +1,4 @@
-import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
+import type { BinderyDeps, Caller } from '../context.ts';
 import { b64url, constantTimeEqual } from '../encoding.ts';
 import { sha256Hex } from '../ids.ts';
 import { endWebSession, liveSession, loginLinkOpen, openWebSession, storeLoginLink, useLoginLink } from '../services/web-sessions.ts';
@@ -31,7 +31,7 @@ const secure = (deps: BinderyDeps) => deps.config.publicUrl.startsWith('https:')
 
 /** Mints a one-time login link for a user; returns the URL to open (shown once) and when it expires. */
 export async function createLoginLink(deps: BinderyDeps, userId: string): Promise<{ url: string; expiresAt: number }> {
-  const now = clockOf(deps)();
+  const now = deps.now();
   const token = secret();
   const expiresAt = now + LOGIN_LINK_TTL_MS;
   await storeLoginLink(deps.db, userId, await sha256Hex(token), now, expiresAt);
@@ -40,7 +40,7 @@ export async function createLoginLink(deps: BinderyDeps, userId: string): Promis
 
 /** Whether a login link's token can still sign someone in (for the confirm page; does not use it). */
 export async function loginLinkValid(deps: BinderyDeps, token: string): Promise<boolean> {
-  return isSecret(token) && loginLinkOpen(deps.db, await sha256Hex(token), clockOf(deps)());
+  return isSecret(token) && loginLinkOpen(deps.db, await sha256Hex(token), deps.now());
 }
 
 /**
@@ -49,7 +49,7 @@ export async function loginLinkValid(deps: BinderyDeps, token: string): Promise<
  */
 export async function signIn(deps: BinderyDeps, token: string): Promise<{ setCookie: string; userId: string } | undefined> {
   if (!isSecret(token)) return undefined;
-  const now = clockOf(deps)();
+  const now = deps.now();
   const link = await useLoginLink(deps.db, await sha256Hex(token), now);
   if (!link) return undefined;
   const cookie = secret();
@@ -74,7 +74,7 @@ export interface WebUser {
 export async function webUser(deps: BinderyDeps, request: Request): Promise<WebUser | undefined> {
   const token = readCookie(request.headers.get('cookie'), cookieName(deps));
   if (!token || !isSecret(token)) return undefined;
-  const now = clockOf(deps)();
+  const now = deps.now();
   const row = await liveSession(deps.db, await sha256Hex(token), now, { idleMs: SESSION_IDLE_MS, touchEveryMs: TOUCH_EVERY_MS });
   if (!row) return undefined;
   return { caller: { id: row.userId, handle: row.handle }, sessionId: row.id, csrf: row.csrfSecret };
@@ -92,7 +92,7 @@ export function csrfOk(deps: BinderyDeps, request: Request, user: WebUser, sent:
 
 /** Ends the session and returns the `Set-Cookie` value that clears the cookie. */
 export async function signOut(deps: BinderyDeps, user: WebUser): Promise<string> {
-  await endWebSession(deps.db, user.sessionId, clockOf(deps)());
+  await endWebSession(deps.db, user.sessionId, deps.now());
   return serializeCookie(deps, '', 0);
 }
 
