@@ -17,7 +17,7 @@ import { ensureHelpTopics } from '../core/services/help.ts';
 import { ensureCommentCounts } from '../core/services/comments.ts';
 import { runtimeTelemetry } from './telemetry.ts';
 import { pruneSignIns } from '../core/services/web-sessions.ts';
-import { pruneStaleOAuthClients } from '../db/store/oauth.ts';
+import { pruneStaleOAuthClients } from '../core/services/oauth.ts';
 import { REGISTRATION_LIMITS } from '../core/oauth/register.ts';
 import { jsonLogger } from '../core/observe/log.ts';
 

@@ -1,4 +1,4 @@
-import { insertOAuthCode } from '../../db/store/oauth.ts';
+import { insertOAuthCode } from '../services/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
 import { newId, sha256Hex } from '../ids.ts';
 import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';

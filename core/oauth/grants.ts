@@ -1,4 +1,4 @@
-import { listOAuthGrants, revokeUserOAuthFamily } from '../../db/store/oauth.ts';
+import { listOAuthGrants, revokeUserOAuthFamily } from '../services/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
 import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';
 import { esc, hidden, htmlPage } from './html.ts';

@@ -1,5 +1,5 @@
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { insertOAuthClientCapped, pruneStaleOAuthClients } from '../../db/store/oauth.ts';
+import { insertOAuthClientCapped, pruneStaleOAuthClients } from '../services/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { newId } from '../ids.ts';

@@ -1,4 +1,4 @@
-import { findOAuthToken, getOAuthClient, revokeOAuthFamily, revokeOAuthToken } from '../../db/store/oauth.ts';
+import { findOAuthToken, getOAuthClient, revokeOAuthFamily, revokeOAuthToken } from '../services/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
 import { sha256Hex } from '../ids.ts';
 import { isSecret } from './tokens.ts';

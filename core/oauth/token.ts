@@ -7,7 +7,7 @@ import {
   revokeOAuthFamily,
   revokeOAuthToken,
   rotateOAuthRefresh,
-} from '../../db/store/oauth.ts';
+} from '../services/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
 import { sha256Hex } from '../ids.ts';
 import { isSecret, mintTokens, pkceMatches, VERIFIER_RE } from './tokens.ts';
