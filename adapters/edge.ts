@@ -30,7 +30,7 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): (request:
     const counter = createTiktokenCounter(config.tokenizer);
     let tokenizerLoaded = false;
     const tokens = { ...counter, load: () => counter.load().then(() => void (tokenizerLoaded = true)) };
-    return createHttpApp({ deps: { db, tokens, config, log }, stateless: true, health: () => ({ tokenizerLoaded }) });
+    return createHttpApp({ deps: { db, tokens, config, log, now: Date.now }, stateless: true, health: () => ({ tokenizerLoaded }) });
   };
   return async (request, env = {}) => {
     app ??= build(env).catch((err) => {

@@ -16,13 +16,13 @@ import { ensureCountsCurrent } from '../core/services/prepare.ts';
 import { ensureHelpTopics } from '../core/services/help.ts';
 import { ensureCommentCounts } from '../core/services/comments.ts';
 import { runtimeTelemetry } from './telemetry.ts';
-import { pruneWebSessions } from '../db/store/web-sessions.ts';
-import { pruneStaleOAuthClients } from '../db/store/oauth.ts';
+import { pruneSignIns } from '../core/services/web-sessions.ts';
+import { pruneStaleOAuthClients } from '../core/services/oauth.ts';
 import { REGISTRATION_LIMITS } from '../core/oauth/register.ts';
 import { jsonLogger } from '../core/observe/log.ts';
 
 export interface Runtime {
-  deps: BinderyDeps & { now: () => number };
+  deps: BinderyDeps;
   database: Database;
   config: BinderyConfig;
 }
@@ -68,7 +68,7 @@ export async function openRuntime(
   // Pruning is for a database in service; a restore's upkeep ('counts') leaves every restored row as it was dumped.
   if (opts.upkeep === true) {
     // Sign-ins that ended more than a day ago (expired, revoked, unused links) are of no use to anyone.
-    await pruneWebSessions(deps.db, Date.now() - 24 * 3600_000);
+    await pruneSignIns(deps.db, Date.now() - 24 * 3600_000);
     // OAuth clients registered and never authorized by anyone expire (core/oauth/register.ts).
     await pruneStaleOAuthClients(deps.db, Date.now() - REGISTRATION_LIMITS.pendingTtlMs);
   }

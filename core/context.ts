@@ -10,12 +10,20 @@ export interface Logger {
   error(msg: string, extra?: unknown): void;
 }
 
-/** What the core receives from an adapter: it reaches nothing else. */
-export interface BinderyDeps {
+/**
+ * What every part of the core reads: storage, the token counter, the configuration and the clock
+ * (`Date.now` in service; tests and embedders may pass their own). Services take this; the adapter's
+ * deps and a tool's context extend it, so one value passes everywhere without conversion.
+ */
+export interface CoreDeps {
   db: BinderyDb;
   tokens: TokenCounter;
   config: BinderyConfig;
-  clock?: () => number;
+  now: () => number;
+}
+
+/** What the core receives from an adapter: it reaches nothing else. */
+export interface BinderyDeps extends CoreDeps {
   log?: Logger;
   /** Metrics and request logs (core/observe); absent, nothing is counted. */
   telemetry?: import('./observe/telemetry.ts').Telemetry;
@@ -45,11 +53,7 @@ export interface SessionView {
 }
 
 /** Everything a tool handler gets. */
-export interface ToolContext {
-  db: BinderyDb;
-  tokens: TokenCounter;
-  config: BinderyConfig;
-  now: () => number;
+export interface ToolContext extends CoreDeps {
   log: Logger;
   caller: Caller;
   /** Provenance for writes, given the tool's optional `model` argument. */
@@ -161,9 +165,4 @@ function fmt(e: unknown): string {
   } catch {
     return String(e);
   }
-}
-
-/** The clock every part of the core reads: `deps.clock` when an embedder or a test gives one, else the system's. */
-export function clockOf(deps: { clock?: () => number }): () => number {
-  return deps.clock ?? Date.now;
 }

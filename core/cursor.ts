@@ -1,7 +1,7 @@
 import { fail } from './errors.ts';
 import type { BinderyDb } from '../db/types.ts';
-import { getOrCreateSetting } from '../db/store/settings.ts';
 import { b64url, fromB64url } from './encoding.ts';
+import { databaseSecret } from './services/secrets.ts';
 
 const keys = new WeakMap<object, Promise<CryptoKey>>();
 
@@ -9,7 +9,7 @@ const keys = new WeakMap<object, Promise<CryptoKey>>();
 function signingKey(db: BinderyDb): Promise<CryptoKey> {
   let key = keys.get(db);
   if (!key) {
-    key = getOrCreateSetting(db, 'cursor_secret', () => b64url(crypto.getRandomValues(new Uint8Array(32)))).then((secret) =>
+    key = databaseSecret(db, 'cursor_secret').then((secret) =>
       crypto.subtle.importKey('raw', fromB64url(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
     );
     keys.set(db, key);

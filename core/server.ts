@@ -13,7 +13,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config.ts';
-import { clockOf, type BinderyDeps, type Caller, type ToolContext } from './context.ts';
+import type { BinderyDeps, Caller, ToolContext } from './context.ts';
 import { fail } from './errors.ts';
 import { ToolSession } from './modes/session.ts';
 import { createRegistry } from './tools/registry.ts';
@@ -130,7 +130,7 @@ export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): 
     guardParams(transport);
   };
   const log = deps.log ?? { info() {}, warn() {}, error() {} };
-  const now = clockOf(deps);
+  const now = deps.now;
 
   // The mode is decided once the client said who it is (clientInfo, from initialize). A client that
   // skips notifications/initialized is identified on its first list or call instead.

@@ -4,9 +4,8 @@
 // `bindery help list` shows the topics; `bindery help delete <topic>` undoes a `help set`.
 import { readFileSync } from 'node:fs';
 import { openRuntime } from '../runtime.ts';
-import { deleteHelpTopic, knownHelpTopics, setHelpTopic } from '../../core/services/help.ts';
+import { deleteHelpTopic, knownHelpTopics, setHelpTopic, storedHelpTopics } from '../../core/services/help.ts';
 import { bundledHelpTopics } from '../../core/help/bundle.ts';
-import { listHelpTopics } from '../../db/store/help.ts';
 import { BinderyError } from '../../core/errors.ts';
 import { parseCommand, usageError } from './args.ts';
 
@@ -39,7 +38,7 @@ export async function main(args: string[]): Promise<number> {
   const { deps, database } = await openRuntime();
   try {
     if (sub === 'list') {
-      const rows = await listHelpTopics(deps.db);
+      const rows = await storedHelpTopics(deps.db);
       const inDb = new Set(rows.map((r) => r.topic));
       for (const r of rows)
         console.log(`${r.topic}\t${r.origin === 'cli' ? 'set by hand' : 'bundled'}\t${r.tokenCount} tokens\t${r.title}`);

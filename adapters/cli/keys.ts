@@ -4,9 +4,9 @@
 // stores its hash (and the user, if new) to stdout, for D1 (`wrangler d1 execute <db> --file -`).
 import { createApiKey, mintApiKey } from '../../core/http/auth.ts';
 import { newId } from '../../core/ids.ts';
+import { listKeys, revokeKey } from '../../core/services/api-keys.ts';
 import { ensureCaller, personalSpaceSlugs } from '../../core/services/prepare.ts';
 import { apiKeyScript } from '../../db/sql-script.ts';
-import { listApiKeys, revokeApiKey } from '../../db/store/api-keys.ts';
 import { openRuntime } from '../runtime.ts';
 import { parseCommand, usageError } from './args.ts';
 
@@ -62,11 +62,11 @@ export async function main(args: string[]): Promise<number> {
       return 0;
     }
     if (sub === 'revoke') {
-      const done = await revokeApiKey(deps.db, rest[0]!, deps.now());
+      const done = await revokeKey(deps.db, rest[0]!, deps.now());
       console.error(done ? `revoked ${rest[0]}` : `no live key ${rest[0]}`);
       return done ? 0 : 1;
     }
-    for (const k of await listApiKeys(deps.db)) {
+    for (const k of await listKeys(deps.db)) {
       console.log(
         `${k.id}\t@${k.handle}\t${new Date(k.createdAt).toISOString()}\t${k.revokedAt ? 'revoked' : 'live'}${k.label ? `\t${k.label}` : ''}`,
       );

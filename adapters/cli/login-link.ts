@@ -16,7 +16,7 @@ export async function main(args: string[]): Promise<number> {
   const { deps, database } = await openRuntime();
   try {
     const caller = await ensureCaller(deps, handle);
-    const link = await createLoginLink({ ...deps, clock: deps.now }, caller.id);
+    const link = await createLoginLink(deps, caller.id);
     console.error(
       `one-time sign-in link for @${caller.handle}, valid until ${new Date(link.expiresAt).toISOString()}; open it and press "Sign in":`,
     );

@@ -8,11 +8,10 @@ import type { Caller } from '../../core/context.ts';
 import { BinderyError } from '../../core/errors.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import type { CoreDeps } from '../../core/services/bindings.ts';
-import { openSync, type SyncCounts, type SyncEvent, type SyncHooks, type SyncSession } from '../../core/services/sync.ts';
+import { openSync, spaceChanges, type SyncCounts, type SyncEvent, type SyncHooks, type SyncSession } from '../../core/services/sync.ts';
 import { syncPass } from '../../core/services/sync-pass.ts';
 import { openRuntime } from '../runtime.ts';
 import { createProgress, type Progress, type ProgressSink } from './progress.ts';
-import { spaceFingerprint } from '../../db/store/sync.ts';
 import { parseCommand, usageError } from './args.ts';
 import { createSyncFolder } from './sync-folder.ts';
 import { watchFolder } from './sync-watch.ts';
@@ -114,7 +113,7 @@ export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSi
     if (!watch) return 0;
     await watchFolder(realpathSync(dir), {
       pass: (only) => pass(false, only),
-      fingerprint: () => spaceFingerprint(deps.db, session.space.id),
+      fingerprint: () => spaceChanges(session),
       err,
       label: `${dir} with @${label}`,
       signal: sinks.signal,

@@ -1,4 +1,4 @@
-import { clockOf, type BinderyDeps } from '../context.ts';
+import type { BinderyDeps } from '../context.ts';
 import { BinderyRpcCode, ErrorCode } from '../protocol/rpc-error.ts';
 import { authenticate } from './auth.ts';
 import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard.ts';
@@ -105,7 +105,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (!page && !index && !isMcp && !isApi)
       return json({ error: { code: 'NOT_FOUND', message: `no route ${request.method} ${path}` } }, 404);
     // OAuth access tokens are bound to the MCP resource (RFC 8707): only /mcp accepts them.
-    const auth = await authenticate(deps.db, request, isMcp ? { resource: mcpResource(deps.config), now: clockOf(deps)() } : undefined);
+    const auth = await authenticate(deps.db, request, isMcp ? { resource: mcpResource(deps.config), now: deps.now() } : undefined);
     if (auth.kind === 'bad' || (auth.kind === 'none' && !page && !index))
       return unauthorized(auth.kind === 'bad', isMcp, isMcp ? resourceMetadataUrl(deps.config) : undefined);
     const caller = auth.kind === 'ok' ? auth.caller : undefined;

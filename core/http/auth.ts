@@ -1,9 +1,9 @@
 import type { BinderyDb } from '../../db/types.ts';
-import { insertApiKey, liveApiKey } from '../../db/store/api-keys.ts';
 import type { Caller } from '../context.ts';
 import { b64url, constantTimeEqual, randomIdChars } from '../encoding.ts';
 import { sha256Hex } from '../ids.ts';
 import { callerForAccessToken } from '../oauth/tokens.ts';
+import { liveKey, storeApiKey } from '../services/api-keys.ts';
 
 /**
  * API keys look like `bdk_<16 id chars>_<43 secret chars>`: the id part finds the row, the SHA-256 of
@@ -24,7 +24,7 @@ export async function mintApiKey(): Promise<{ id: string; key: string; keyHash: 
 /** Mints a key for a user: returns the key (shown once) and its id; stores only the hash. */
 export async function createApiKey(db: BinderyDb, userId: string, now: number, label?: string): Promise<{ id: string; key: string }> {
   const { id, key, keyHash } = await mintApiKey();
-  await insertApiKey(db, { id, userId, keyHash, label: label ?? null, createdAt: now });
+  await storeApiKey(db, { id, userId, keyHash, label: label ?? null, createdAt: now });
   return { id, key };
 }
 
@@ -49,7 +49,7 @@ async function keyHash(key: string): Promise<string> {
 export async function callerForKey(db: BinderyDb, key: string): Promise<Caller | undefined> {
   const m = KEY_RE.exec(key);
   const hash = m ? await keyHash(key) : await sha256Hex(key);
-  const row = m ? await liveApiKey(db, `key_${m[1]}`) : undefined;
+  const row = m ? await liveKey(db, `key_${m[1]}`) : undefined;
   const match = constantTimeEqual(hash, row?.keyHash ?? DUMMY_HASH);
   return row && match ? { id: row.userId, handle: row.handle } : undefined;
 }

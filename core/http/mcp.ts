@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BinderyRpcCode, ErrorCode } from '../protocol/rpc-error.ts';
-import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
+import type { BinderyDeps, Caller } from '../context.ts';
 import { createBinderyServer, isCommittedCall } from '../server.ts';
 import { batchRefusal, BATCH_PROTOCOL_VERSION } from '../protocol/batches.ts';
 import { watchExchanges } from './exchange.ts';
@@ -63,7 +63,7 @@ export function releaseAnsweredStreams(transport: WebStandardStreamableHTTPServe
 
 /** Stateful: one server per Mcp-Session-Id, bound to the key's user, freed when idle or on DELETE. */
 function createSessionEndpoint(deps: BinderyDeps, limits: Omit<SessionLimits, 'now'>): McpEndpoint {
-  const now = clockOf(deps);
+  const now = deps.now;
   const sessions = new SessionStore({ ...limits, now });
 
   async function open(request: Request, caller: Caller, body: unknown): Promise<Response> {

@@ -1,7 +1,5 @@
 import type { LinkScope } from '../../db/store/access.ts';
-import { versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
-import { readableBindingBySlug } from '../../db/store/slugs.ts';
-import { findSpace } from '../../db/store/users.ts';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { bindingUrls } from '../budget/tier.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { isLinkSecret, sha256Hex } from '../ids.ts';
@@ -10,6 +8,7 @@ import { html, htmlDocument, trusted } from '../web/html.ts';
 import { htmlResponse, securityHeaders } from '../web/page-headers.ts';
 import type { PageCache } from './page-cache.ts';
 import { freshCounts } from '../services/counts.ts';
+import { isPublicSpace, pageContent, readablePage } from '../services/public-pages.ts';
 
 const NOT_FOUND_HTML = htmlDocument(
   'Not found · Bindery',
@@ -63,13 +62,13 @@ export async function servePage(
   const links = await linkScope(secret);
   // One query, no row alike for missing and hidden; the content is read only once the row is known to
   // be readable (and for HTML only when the version's page is not cached).
-  const row = await readableBindingBySlug(deps.db, (caller ?? ANONYMOUS).id, space, slug, links);
+  const row = await readablePage(deps, (caller ?? ANONYMOUS).id, space, slug, links);
   if (!row) return pageNotFound(format);
   // The page shows the content's token count: counts made under other settings are recounted.
   await freshCounts(deps, [row]);
   // Shared caches may keep only what a public space shows to everyone: a page readable through a
   // public link must stop being served the moment the link is revoked, and its address is a secret.
-  const publicSpace = !caller && links === 'none' && (await findSpace(deps.db, row.spaceId))?.visibility === 'public';
+  const publicSpace = !caller && links === 'none' && (await isPublicSpace(deps, row.spaceId));
   const headers = {
     'Cache-Control': publicSpace ? 'public, max-age=60' : 'private, no-store',
     Vary: 'Authorization',
@@ -77,7 +76,7 @@ export async function servePage(
     // Referrer-Policy `no-referrer`: the address of a link-shared page is its key (page-headers.ts).
     ...securityHeaders('public'),
   };
-  const content = async () => (await versionContent(deps.db, row.bindingId, row.number)) ?? '';
+  const content = () => pageContent(deps, row);
   if (format === 'md') return new Response(await content(), { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
   const body = await cache.html(row.versionId, content);
   const linkSecret = links === 'none' ? undefined : secret!;

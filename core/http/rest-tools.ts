@@ -1,4 +1,4 @@
-import { clockOf, HUMAN, type BinderyDeps, type Caller, type ToolContext, type ToolRegistry } from '../context.ts';
+import { HUMAN, type BinderyDeps, type Caller, type ToolContext, type ToolRegistry } from '../context.ts';
 import { createRegistry } from '../tools/registry.ts';
 
 let registry: ToolRegistry | undefined;
@@ -14,7 +14,7 @@ export function restContext(deps: BinderyDeps, caller: Caller): ToolContext {
     db: deps.db,
     tokens: deps.tokens,
     config: deps.config,
-    now: clockOf(deps),
+    now: deps.now,
     log: deps.log ?? noLog,
     caller,
     provenance: () => HUMAN,

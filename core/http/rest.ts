@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { tierObject, type Tier } from '../budget/tier.ts';
-import { clockOf, HUMAN, type BinderyDeps, type Caller } from '../context.ts';
+import { HUMAN, type BinderyDeps, type Caller } from '../context.ts';
 import { createBinding, deleteBinding, updateBinding, type CoreDeps } from '../services/bindings.ts';
 import { errorResponse, json } from './responses.ts';
 import { handleSets } from './rest-sets.ts';
@@ -40,7 +40,7 @@ function list(deps: BinderyDeps, caller: Caller, query: z.output<typeof listQuer
  * delete), sets (list, create, read) and `/api/me`. Errors are the core's typed errors as HTTP statuses.
  */
 export async function handleRest(deps: BinderyDeps, caller: Caller, request: Request, url: URL, body: unknown): Promise<Response> {
-  const core: CoreDeps = { ...deps, now: clockOf(deps) };
+  const core: CoreDeps = deps;
   const parts = url.pathname.replace(/\/+$/, '').split('/').slice(2);
   const query = Object.fromEntries(url.searchParams);
   const method = request.method;

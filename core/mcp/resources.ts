@@ -15,9 +15,9 @@ import { tierCost, type Tier } from '../budget/tier.ts';
 import { line } from '../tokens/doc.ts';
 import { freshCounts } from '../services/counts.ts';
 import { ensureStoredCountsOnce } from '../services/prepare.ts';
-import { listBindingRows } from '../../db/store/search.ts';
-import { readableBindingBySlug } from '../../db/store/slugs.ts';
-import { readableBindingVersion, type BindingVersionRow } from '../../db/store/bindings.ts';
+import { readableByName } from '../services/bindings.ts';
+import { listBindings } from '../services/find.ts';
+import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { pageScope, renderBindingAtTier } from '../tools/binding/render-paged.ts';
 import { bindingMeta } from '../tools/views.ts';
 import { cappedText } from '../tools/run.ts';
@@ -57,13 +57,7 @@ export async function bindingAtUri(
   ctx: ToolContext,
   parsed: Pick<BindingUri, 'space' | 'binding' | 'version' | 'tier'>,
 ): Promise<BindingVersionRow | undefined> {
-  const current = await readableBindingBySlug(ctx.db, ctx.caller.id, parsed.space, parsed.binding, 'none');
-  if (!current) return undefined;
-  return readableBindingVersion(ctx.db, ctx.caller.id, current.bindingId, {
-    version: parsed.version,
-    withContent: parsed.tier === '2',
-    links: 'none',
-  });
+  return readableByName(ctx, ctx.caller, parsed.space, parsed.binding, { version: parsed.version, withContent: parsed.tier === '2' });
 }
 
 /** A URI's parts, or InvalidParams naming the part and the rule. */
@@ -128,7 +122,7 @@ export function registerResources(server: Server, ctx: ToolContext): void {
       const offset = await readCursor(ctx.db, request.params?.cursor, LIST_SCOPE);
       // The caller's default scope, as list_bindings without a space: own spaces and what was shared
       // with the caller by name and accepted. Public spaces are readable by URI but not listed uninvited.
-      const found = await listBindingRows(ctx.db, { userId: ctx.caller.id, offset, limit: RESOURCE_PAGE_SIZE });
+      const found = await listBindings(ctx, ctx.caller, { offset, limit: RESOURCE_PAGE_SIZE });
       await freshCounts(ctx, found.rows);
       const pagination = await paginate(ctx.db, LIST_SCOPE, offset, found.rows.length, found.total);
       return {

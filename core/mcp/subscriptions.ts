@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../context.ts';
 import { onBindingChanged } from '../services/changes.ts';
-import { readableBindingsCurrent } from '../../db/store/bindings.ts';
+import { readableCurrent } from '../services/bindings.ts';
 import { bindingAtUri, parseUriParam } from './resources.ts';
 import { resourceNotFound, toMcpError } from './rpc-errors.ts';
 
@@ -94,7 +94,7 @@ export class ResourceSubscriptions {
     if (ids.length === 0) return;
     this.checking = this.checking.then(async () => {
       try {
-        const rows = await readableBindingsCurrent(this.ctx.db, this.ctx.caller.id, ids, false);
+        const rows = await readableCurrent(this.ctx, this.ctx.caller, ids);
         for (const id of ids) {
           const w = this.watched.get(id);
           if (!w) continue;

@@ -1,4 +1,4 @@
-import { getOAuthClient, type OAuthClientRow } from '../../db/store/oauth.ts';
+import { getOAuthClient, type OAuthClientRow } from '../services/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
 import { redirectUriProblem } from './redirect-uri.ts';
 import { CHALLENGE_RE } from './tokens.ts';

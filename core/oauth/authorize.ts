@@ -1,5 +1,5 @@
-import { insertOAuthCode } from '../../db/store/oauth.ts';
-import { clockOf, type BinderyDeps } from '../context.ts';
+import { insertOAuthCode } from '../services/oauth.ts';
+import type { BinderyDeps } from '../context.ts';
 import { newId, sha256Hex } from '../ids.ts';
 import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, redirect, redirectWith, type AuthorizeRequest } from './authorize-request.ts';
@@ -48,7 +48,7 @@ export async function handleAuthorizePost(deps: BinderyDeps, request: Request): 
     return redirect(
       redirectWith(deps, req.redirectUri, { error: 'access_denied', error_description: 'the person declined', state: req.state }),
     );
-  const now = clockOf(deps)();
+  const now = deps.now();
   const code = newSecret('bdc');
   await insertOAuthCode(deps.db, {
     id: newId('ocd'),

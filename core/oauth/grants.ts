@@ -1,5 +1,5 @@
-import { listOAuthGrants, revokeUserOAuthFamily } from '../../db/store/oauth.ts';
-import { clockOf, type BinderyDeps } from '../context.ts';
+import { listOAuthGrants, revokeUserOAuthFamily } from '../services/oauth.ts';
+import type { BinderyDeps } from '../context.ts';
 import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';
 import { hidden, htmlPage } from './html.ts';
 import { html, when } from '../web/html.ts';
@@ -18,7 +18,7 @@ export async function handleGrantsGet(deps: BinderyDeps, request: Request): Prom
       html`<h1>Connected apps</h1><p><a href="/">Sign in to Bindery</a> to see the apps you allowed.</p>`,
       401,
     );
-  const grants = await listOAuthGrants(deps.db, user.caller.id, clockOf(deps)());
+  const grants = await listOAuthGrants(deps.db, user.caller.id, deps.now());
   const rows = grants.map(
     (g) => html`<li><strong>${g.clientName ?? g.clientId}</strong> <span class="meta">since ${when(g.createdAt)} UTC</span>
 <form method="post" action="${PATHS.grants}" class="inline">${hidden('family', g.familyId)}${hidden(CSRF_FIELD, user.csrf)}<button type="submit">Revoke</button></form></li>`,
@@ -34,6 +34,6 @@ export async function handleGrantsPost(deps: BinderyDeps, request: Request): Pro
   if (!user || 'error' in form || !csrfOk(deps, request, user, form.get(CSRF_FIELD)))
     return htmlPage('Try again', html`<h1>That form has expired</h1><p><a href="${PATHS.grants}">Back to connected apps</a></p>`, 403);
   const family = form.get('family') ?? '';
-  await revokeUserOAuthFamily(deps.db, user.caller.id, family, clockOf(deps)());
+  await revokeUserOAuthFamily(deps.db, user.caller.id, family, deps.now());
   return new Response(null, { status: 303, headers: { Location: PATHS.grants, 'Cache-Control': 'no-store' } });
 }

@@ -1,6 +1,6 @@
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { insertOAuthClientCapped, pruneStaleOAuthClients } from '../../db/store/oauth.ts';
-import { clockOf, type BinderyDeps } from '../context.ts';
+import { insertOAuthClientCapped, pruneStaleOAuthClients } from '../services/oauth.ts';
+import type { BinderyDeps } from '../context.ts';
 import { readBodyLimited } from '../http/guard.ts';
 import { newId } from '../ids.ts';
 import { withHeaders } from '../http/responses.ts';
@@ -53,7 +53,7 @@ export interface RegisterOptions {
 
 /** POST /register: validates the metadata and answers the registered client (201). */
 export async function handleRegister(deps: BinderyDeps, request: Request, opts: RegisterOptions): Promise<Response> {
-  const now = clockOf(deps)();
+  const now = deps.now();
   const wait = opts.limiter.take(opts.source, now);
   if (wait)
     return withHeaders(oauthError('temporarily_unavailable', `too many registrations from this address: try again in ${wait} s`, 429), {

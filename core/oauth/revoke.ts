@@ -1,5 +1,5 @@
-import { findOAuthToken, getOAuthClient, revokeOAuthFamily, revokeOAuthToken } from '../../db/store/oauth.ts';
-import { clockOf, type BinderyDeps } from '../context.ts';
+import { findOAuthToken, getOAuthClient, revokeOAuthFamily, revokeOAuthToken } from '../services/oauth.ts';
+import type { BinderyDeps } from '../context.ts';
 import { sha256Hex } from '../ids.ts';
 import { isSecret } from './tokens.ts';
 import { oauthError, readForm } from './wire.ts';
@@ -21,7 +21,7 @@ export async function handleRevoke(deps: BinderyDeps, request: Request): Promise
   if (!isSecret('bda', token) && !isSecret('bdr', token)) return done;
   const row = await findOAuthToken(deps.db, await sha256Hex(token));
   if (!row || row.clientId !== client.id) return done;
-  const now = clockOf(deps)();
+  const now = deps.now();
   if (row.kind === 'refresh') await revokeOAuthFamily(deps.db, row.familyId, now);
   else await revokeOAuthToken(deps.db, row.id, now);
   return done;

@@ -7,8 +7,8 @@ import {
   revokeOAuthFamily,
   revokeOAuthToken,
   rotateOAuthRefresh,
-} from '../../db/store/oauth.ts';
-import { clockOf, type BinderyDeps } from '../context.ts';
+} from '../services/oauth.ts';
+import type { BinderyDeps } from '../context.ts';
 import { sha256Hex } from '../ids.ts';
 import { isSecret, mintTokens, pkceMatches, VERIFIER_RE } from './tokens.ts';
 import { mcpResource } from './urls.ts';
@@ -46,7 +46,7 @@ async function exchangeCode(deps: BinderyDeps, form: URLSearchParams, clientId: 
   if (!VERIFIER_RE.test(verifier)) return oauthError('invalid_request', 'code_verifier: 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
   if (!redirectUri) return oauthError('invalid_request', 'redirect_uri is required');
   if (!isSecret('bdc', code)) return oauthError('invalid_grant', 'the code is unknown, used or expired');
-  const now = clockOf(deps)();
+  const now = deps.now();
   const hash = await sha256Hex(code);
   const unusable = () => oauthError('invalid_grant', 'the code is unknown, used or expired');
   const row = await findOAuthCode(deps.db, hash);
@@ -84,7 +84,7 @@ async function refresh(deps: BinderyDeps, form: URLSearchParams, clientId: strin
   if (!token) return oauthError('invalid_request', 'refresh_token is required');
   const invalid = () => oauthError('invalid_grant', 'the refresh token is unknown, revoked or expired');
   if (!isSecret('bdr', token)) return invalid();
-  const now = clockOf(deps)();
+  const now = deps.now();
   const row = await findOAuthToken(deps.db, await sha256Hex(token));
   if (!row || row.kind !== 'refresh') return invalid();
   if (row.clientId !== clientId) return oauthError('invalid_grant', 'the refresh token was issued to another client');

@@ -1,4 +1,4 @@
-import { insertOAuthTokens, liveAccessToken } from '../../db/store/oauth.ts';
+import { insertOAuthTokens, liveAccessToken } from '../services/oauth.ts';
 import type { BinderyDb } from '../../db/types.ts';
 import type { Caller } from '../context.ts';
 import { b64url, constantTimeEqual } from '../encoding.ts';

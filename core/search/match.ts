@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
-import { contentsByVersionId } from '../../db/store/contents.ts';
 import type { SectionSpan } from '../budget/sections.ts';
 import { parseSections, sectionPath } from '../budget/outline.ts';
-import { freshCounts, loadSections } from '../services/counts.ts';
+import { freshCounts, loadSections, missingContents } from '../services/counts.ts';
 import { clip, oneLine } from '../budget/card-cut.ts';
 import type { ToolContext } from '../context.ts';
 import type { Piece } from '../tokens/doc.ts';
@@ -48,10 +47,7 @@ export async function matchesFor(
   await ctx.tokens.load();
   const terms = queryTerms(query);
   const code = asksForCode(query);
-  const contents = await contentsByVersionId(
-    ctx.db,
-    rows.filter((r) => r.content === undefined).map((r) => r.versionId),
-  );
+  const contents = await missingContents(ctx, rows);
   // The sections stored with each version (exact for this process after freshCounts): their spans are
   // the ones get_binding {section} reads, and their counts what such a read costs.
   await freshCounts(ctx, rows as BindingVersionRow[]);

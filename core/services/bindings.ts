@@ -1,11 +1,15 @@
 import type { BinderyDb } from '../../db/types.ts';
-import type { BinderyConfig } from '../config.ts';
-import type { TokenCounter } from '../tokens/counter.ts';
-import type { Caller, Provenance } from '../context.ts';
+import type { Caller, CoreDeps, Provenance } from '../context.ts';
 import { fail } from '../errors.ts';
 import { newId, slugify } from '../ids.ts';
 import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users.ts';
-import { listVersionRows, readableBindingVersion, versionContent, type BindingVersionRow } from '../../db/store/bindings.ts';
+import {
+  listVersionRows,
+  readableBindingsCurrent,
+  readableBindingVersion,
+  versionContent,
+  type BindingVersionRow,
+} from '../../db/store/bindings.ts';
 import { appendVersion, bindingAtVersion, insertBinding, numberedSlugs, softDeleteBinding } from '../../db/store/binding-writes.ts';
 import { findImportedBinding } from '../../db/store/imports.ts';
 import { readableBindingBySlug } from '../../db/store/slugs.ts';
@@ -14,13 +18,8 @@ import { freshCounts, renderKey } from './counts.ts';
 import { announceBindingChanged } from './changes.ts';
 import { embedWritten } from './embed.ts';
 
-/** What the binding services need; tools, REST and import all pass the same. */
-export interface CoreDeps {
-  db: BinderyDb;
-  tokens: TokenCounter;
-  config: BinderyConfig;
-  now: () => number;
-}
+/** What the binding services need (core/context.ts): tools, REST and import all pass the same. */
+export type { CoreDeps } from '../context.ts';
 
 /**
  * A space the caller may read, by reference; unreadable spaces look missing. Default: personal space.
@@ -264,4 +263,26 @@ export async function findReadableBindingId(
   const space = spaceSlug ?? (await personalSpace(deps.db, caller.id))?.slug;
   const row = space ? await readableBindingBySlug(deps.db, caller.id, space, slug, 'none') : undefined;
   return row?.bindingId;
+}
+
+/**
+ * The live binding `space`/`slug` (at `version`, else the current one) if the caller may read it by
+ * these guessable names: public links do not count (as for `/@space/slug` pages). Missing, deleted,
+ * unreadable and version-less all come back undefined, after the same queries.
+ */
+export async function readableByName(
+  deps: Pick<CoreDeps, 'db'>,
+  caller: Caller,
+  space: string,
+  slug: string,
+  opts: { version?: number; withContent?: boolean } = {},
+): Promise<BindingVersionRow | undefined> {
+  const current = await readableBindingBySlug(deps.db, caller.id, space, slug, 'none');
+  if (!current) return undefined;
+  return readableBindingVersion(deps.db, caller.id, current.bindingId, { ...opts, links: 'none' });
+}
+
+/** Many bindings the caller may read, at their current versions without content, keyed by id (unreadable ones absent). */
+export function readableCurrent(deps: Pick<CoreDeps, 'db'>, caller: Caller, ids: string[]): Promise<Map<string, BindingVersionRow>> {
+  return readableBindingsCurrent(deps.db, caller.id, ids, false);
 }

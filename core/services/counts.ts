@@ -14,7 +14,7 @@ export function renderKey(deps: { config: Pick<BinderyConfig, 'tokenizer' | 'pub
 export type CountedRow = Omit<VersionFacts, 'bindingId'> &
   BlockCounts & { bindingId: string; versionId: string; countsKey: string; content?: string };
 
-interface RecountDeps {
+export interface RecountDeps {
   db: BinderyDb;
   tokens: TokenCounter;
   config: Pick<BinderyConfig, 'tokenizer' | 'publicUrl'>;
@@ -113,6 +113,17 @@ export async function loadSections(deps: Pick<RecountDeps, 'db'>, rows: CountedR
     missing.map((r) => r.versionId),
   );
   for (const r of missing) r.sections = stored.get(r.versionId) ?? '';
+}
+
+/**
+ * The contents of the rows that were read without theirs, by version id: pass only rows already read
+ * through an access check (a list, a search, a batch read). Rows carrying their content are not read again.
+ */
+export function missingContents(deps: Pick<RecountDeps, 'db'>, rows: readonly CountedRow[]): Promise<Map<string, string>> {
+  return contentsByVersionId(
+    deps.db,
+    rows.filter((r) => r.content === undefined).map((r) => r.versionId),
+  );
 }
 
 /** Versions are immutable and slugs never change; the slugs are in the key all the same, as the head shows them. */

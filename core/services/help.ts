@@ -112,6 +112,11 @@ export async function setHelpTopic(deps: CoreDeps, topic: string, markdown: stri
   return next;
 }
 
+/** The topics as stored (seeded ones and those set by hand), counts as stored: `bindery help list`. */
+export function storedHelpTopics(db: BinderyDb) {
+  return listHelpTopics(db);
+}
+
 /** Names a topic can be set under without `--new`: the bundled ones and those already in the database. */
 export async function knownHelpTopics(db: BinderyDb): Promise<string[]> {
   const names = new Set([...bundledHelpTopics.map((t) => t.topic), ...(await allHelpTopics(db)).map((r) => r.topic)]);

@@ -8,6 +8,7 @@ import {
   pairSyncRoot,
   recordFile,
   recordFiles,
+  spaceFingerprint,
   syncBinding,
   trackingPath,
   type SyncBinding,
@@ -65,6 +66,11 @@ export interface SyncSession {
    * commit for many files, and one lost to a crash costs the next pass one read.
    */
   pending?: Map<string, SyncFileRow>;
+}
+
+/** A cheap fingerprint of the paired space's bindings: watch mode skips a pass while it stays the same. */
+export function spaceChanges(s: SyncSession): Promise<string> {
+  return spaceFingerprint(s.deps.db, s.space.id);
 }
 
 /** Records waiting before a batch is written. */

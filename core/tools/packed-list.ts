@@ -1,5 +1,4 @@
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
-import { contentsByVersionId } from '../../db/store/contents.ts';
 import { pack, type PackResult } from '../budget/pack.ts';
 import { NO_FOOTER, type FooterCosts } from '../budget/footer.ts';
 import { tierCost, type Tier } from '../budget/tier.ts';
@@ -8,7 +7,7 @@ import { fail } from '../errors.ts';
 import { line, type Piece } from '../tokens/doc.ts';
 import { paginate } from '../cursor.ts';
 import { bindingAt, type BindingView } from './views.ts';
-import { freshCounts, loadSections } from '../services/counts.ts';
+import { freshCounts, loadSections, missingContents } from '../services/counts.ts';
 import { footerPieces, listingFooter, type ListingFooter } from './omitted-footer.ts';
 import { CAP_RESERVE } from './cap-lines.ts';
 
@@ -208,8 +207,10 @@ async function renderListing(
   budgeted: boolean,
 ): Promise<PackedListing> {
   const { result, framing, footer, notes } = choice;
-  const missing = req.rows.filter((r, i) => result.chosen[i] === '2' && r.content === undefined).map((r) => r.versionId);
-  const contents = await contentsByVersionId(ctx.db, missing);
+  const contents = await missingContents(
+    ctx,
+    req.rows.filter((_, i) => result.chosen[i] === '2'),
+  );
   // Sections only for the rows shown at tier 1.5 (their outline); lists at other tiers never read them.
   await loadSections(
     ctx,

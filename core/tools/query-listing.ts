@@ -1,5 +1,4 @@
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
-import { contentsByVersionId } from '../../db/store/contents.ts';
 import { renderSection, sectionPath } from '../budget/outline.ts';
 import { cutToFit } from '../budget/cut.ts';
 import { queryTerms } from '../../db/text/analyzer.ts';
@@ -7,7 +6,7 @@ import { scoreSections, sectionBody } from '../search/score.ts';
 import { loadedSections, tierObject } from '../budget/tier.ts';
 import type { ToolContext } from '../context.ts';
 import { fail } from '../errors.ts';
-import { freshCounts, loadSections } from '../services/counts.ts';
+import { freshCounts, loadSections, missingContents } from '../services/counts.ts';
 import { line, type Piece } from '../tokens/doc.ts';
 import type { BudgetReport, OmittedItem, PackedItem } from './packed-list.ts';
 import { facts, type BindingView } from './views.ts';
@@ -66,10 +65,7 @@ interface Candidate {
 export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<QueryListing> {
   await freshCounts(ctx, req.rows);
   await loadSections(ctx, req.rows);
-  const contents = await contentsByVersionId(
-    ctx.db,
-    req.rows.filter((r) => r.content === undefined).map((r) => r.versionId),
-  );
+  const contents = await missingContents(ctx, req.rows);
   const content = (r: BindingVersionRow) => r.content ?? contents.get(r.versionId) ?? '';
   await ctx.tokens.load();
   const count = (p: Piece) => p.tokens ?? ctx.tokens.count(p.text);

@@ -1,4 +1,4 @@
-import { clockOf, type BinderyDeps, type ToolContext } from '../context.ts';
+import type { BinderyDeps, ToolContext } from '../context.ts';
 import type { WebContext, WebRoute } from './route.ts';
 import { BinderyError, HTTP_STATUS } from '../errors.ts';
 import { readBodyLimited } from '../http/guard.ts';
@@ -97,7 +97,7 @@ export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Re
       );
     }
   }
-  const core: CoreDeps = { ...deps, now: clockOf(deps) };
+  const core: CoreDeps = deps;
   let tools: ToolContext | undefined;
   const ctx: WebContext = { deps, core, request, url, user: user!, form, tools: () => (tools ??= restContext(deps, user!.caller)) };
   try {

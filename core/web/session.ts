@@ -1,15 +1,7 @@
-import {
-  consumeLoginLink,
-  insertLoginLink,
-  insertWebSession,
-  liveWebSession,
-  loginLinkUsable,
-  revokeWebSession,
-  touchWebSession,
-} from '../../db/store/web-sessions.ts';
-import { clockOf, type BinderyDeps, type Caller } from '../context.ts';
+import type { BinderyDeps, Caller } from '../context.ts';
 import { b64url, constantTimeEqual } from '../encoding.ts';
-import { newId, sha256Hex } from '../ids.ts';
+import { sha256Hex } from '../ids.ts';
+import { endWebSession, liveSession, loginLinkOpen, openWebSession, storeLoginLink, useLoginLink } from '../services/web-sessions.ts';
 
 // Sign-in for people (the web app, and the OAuth consent page). A one-time login link, printed by
 // `bindery login-link --user <handle>` (what self-hosted tools without a mail server do), opens a
@@ -39,16 +31,16 @@ const secure = (deps: BinderyDeps) => deps.config.publicUrl.startsWith('https:')
 
 /** Mints a one-time login link for a user; returns the URL to open (shown once) and when it expires. */
 export async function createLoginLink(deps: BinderyDeps, userId: string): Promise<{ url: string; expiresAt: number }> {
-  const now = clockOf(deps)();
+  const now = deps.now();
   const token = secret();
   const expiresAt = now + LOGIN_LINK_TTL_MS;
-  await insertLoginLink(deps.db, { id: newId('lnk'), tokenHash: await sha256Hex(token), userId, createdAt: now, expiresAt });
+  await storeLoginLink(deps.db, userId, await sha256Hex(token), now, expiresAt);
   return { url: `${deps.config.publicUrl}/login/${token}`, expiresAt };
 }
 
 /** Whether a login link's token can still sign someone in (for the confirm page; does not use it). */
 export async function loginLinkValid(deps: BinderyDeps, token: string): Promise<boolean> {
-  return isSecret(token) && loginLinkUsable(deps.db, await sha256Hex(token), clockOf(deps)());
+  return isSecret(token) && loginLinkOpen(deps.db, await sha256Hex(token), deps.now());
 }
 
 /**
@@ -57,18 +49,16 @@ export async function loginLinkValid(deps: BinderyDeps, token: string): Promise<
  */
 export async function signIn(deps: BinderyDeps, token: string): Promise<{ setCookie: string; userId: string } | undefined> {
   if (!isSecret(token)) return undefined;
-  const now = clockOf(deps)();
-  const link = await consumeLoginLink(deps.db, await sha256Hex(token), now);
+  const now = deps.now();
+  const link = await useLoginLink(deps.db, await sha256Hex(token), now);
   if (!link) return undefined;
   const cookie = secret();
-  await insertWebSession(deps.db, {
-    id: newId('wss'),
+  await openWebSession(deps.db, {
     tokenHash: await sha256Hex(cookie),
     userId: link.userId,
     csrfSecret: secret(),
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: now + SESSION_IDLE_MS,
+    now,
+    idleMs: SESSION_IDLE_MS,
   });
   return { setCookie: serializeCookie(deps, cookie, SESSION_IDLE_MS / 1000), userId: link.userId };
 }
@@ -84,10 +74,9 @@ export interface WebUser {
 export async function webUser(deps: BinderyDeps, request: Request): Promise<WebUser | undefined> {
   const token = readCookie(request.headers.get('cookie'), cookieName(deps));
   if (!token || !isSecret(token)) return undefined;
-  const now = clockOf(deps)();
-  const row = await liveWebSession(deps.db, await sha256Hex(token), now);
+  const now = deps.now();
+  const row = await liveSession(deps.db, await sha256Hex(token), now, { idleMs: SESSION_IDLE_MS, touchEveryMs: TOUCH_EVERY_MS });
   if (!row) return undefined;
-  if (now - row.lastSeenAt > TOUCH_EVERY_MS) await touchWebSession(deps.db, row.id, now, now + SESSION_IDLE_MS);
   return { caller: { id: row.userId, handle: row.handle }, sessionId: row.id, csrf: row.csrfSecret };
 }
 
@@ -103,7 +92,7 @@ export function csrfOk(deps: BinderyDeps, request: Request, user: WebUser, sent:
 
 /** Ends the session and returns the `Set-Cookie` value that clears the cookie. */
 export async function signOut(deps: BinderyDeps, user: WebUser): Promise<string> {
-  await revokeWebSession(deps.db, user.sessionId, clockOf(deps)());
+  await endWebSession(deps.db, user.sessionId, deps.now());
   return serializeCookie(deps, '', 0);
 }
 

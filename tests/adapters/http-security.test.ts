@@ -366,7 +366,7 @@ async function inProcessApp(env: Record<string, string>) {
   await migrate(db.db);
   const s = await seedWorld(db.db, config.publicUrl);
   let now = Date.now();
-  const app = createHttpApp({ deps: { db: db.db, tokens: await testCounter(), config, clock: () => now } });
+  const app = createHttpApp({ deps: { db: db.db, tokens: await testCounter(), config, now: () => now } });
   const connect = async () => {
     const transport = new StreamableHTTPClientTransport(new URL('http://localhost:8787/mcp'), {
       requestInit: { headers: { Authorization: `Bearer ${s.aliceKey}` } },
@@ -645,7 +645,7 @@ describe('healthz', () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true, db: 'ok', migrations: 'current' });
     const config = parseConfig({ BINDERY_DB_URL: ':memory:' });
     const bare = createDatabase({ url: ':memory:' });
-    const app = createHttpApp({ deps: { db: bare.db, tokens: await testCounter(), config } });
+    const app = createHttpApp({ deps: { db: bare.db, tokens: await testCounter(), config, now: Date.now } });
     const res = await app.fetch(new Request('http://localhost:8787/healthz'));
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ ok: false, migrations: 'pending' });

@@ -88,7 +88,7 @@ describe('HTTP pages and REST', () => {
     const link = await createShare(deps, bob, { target: linked.bindingId, public: true, permission: 'read' });
     linkId = link.share.id;
     linkSecret = link.linkSecret!;
-    app = createHttpApp({ deps: { db: database.db, tokens, config } });
+    app = createHttpApp({ deps: { db: database.db, tokens, config, now: Date.now } });
   });
   afterAll(async () => {
     await app.close();
@@ -187,7 +187,7 @@ describe('sessions', () => {
     const db = createDatabase({ url: config.dbUrl });
     await migrate(db.db);
     const seed = await seedWorld(db.db, config.publicUrl);
-    const app = createHttpApp({ deps: { db: db.db, tokens: await testCounter(), config } });
+    const app = createHttpApp({ deps: { db: db.db, tokens: await testCounter(), config, now: Date.now } });
     const transport = new StreamableHTTPClientTransport(new URL('http://localhost:8787/mcp'), {
       requestInit: { headers: { Authorization: `Bearer ${seed.aliceKey}` } },
       fetch: (input, init) => app.fetch(new Request(input, init)),

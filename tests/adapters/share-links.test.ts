@@ -64,7 +64,7 @@ beforeAll(async () => {
   const idOf = (h: string) => ids.find((u) => u.handle === h)!.id;
   aliceKey = (await createApiKey(world.db, idOf('alice'), Date.now())).key;
   bobKey = (await createApiKey(world.db, idOf('bob'), Date.now())).key;
-  app = createHttpApp({ deps: { db: world.db, tokens: world.tokens, config: world.config } });
+  app = createHttpApp({ deps: { db: world.db, tokens: world.tokens, config: world.config, now: Date.now } });
 });
 afterAll(async () => {
   await app.close();

@@ -235,7 +235,7 @@ describe('logging', () => {
       warn: (m: string) => lines.push(`warn ${m}`),
       error: (m: string) => lines.push(`error ${m}`),
     };
-    const server = createBinderyServer({ db: world.db, tokens, config: world.config, log }, { caller });
+    const server = createBinderyServer({ db: world.db, tokens, config: world.config, log, now: Date.now }, { caller });
     const [cs, ss] = InMemoryTransport.createLinkedPair();
     await server.connect(ss);
     const client = new Client({ name: 't', version: '1' });

@@ -252,7 +252,10 @@ describe('subscriptions', () => {
 
   test('a stateless server advertises resources without subscribe and refuses subscribe', async () => {
     const caller = await ensureCaller({ db: world.db, now: () => Date.now() }, 'alice');
-    const server = createBinderyServer({ db: world.db, tokens: world.tokens, config: world.config }, { caller, stateless: true });
+    const server = createBinderyServer(
+      { db: world.db, tokens: world.tokens, config: world.config, now: Date.now },
+      { caller, stateless: true },
+    );
     const [cs, ss] = InMemoryTransport.createLinkedPair();
     await server.connect(ss);
     const client = new Client({ name: 't', version: '1' });

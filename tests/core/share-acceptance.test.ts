@@ -205,7 +205,7 @@ describe('REST', () => {
     const deps = { db: world.db, tokens: world.tokens, config: world.config, now: () => Date.now() };
     const dave = await ensureCaller(deps, 'dave');
     const key = (await createApiKey(world.db, dave.id, Date.now())).key;
-    const app = createHttpApp({ deps: { db: world.db, tokens: await testCounter(), config: world.config } });
+    const app = createHttpApp({ deps: { db: world.db, tokens: await testCounter(), config: world.config, now: Date.now } });
     const get = async (path: string) => {
       const res = await app.fetch(new Request(`http://localhost:8787${path}`, { headers: { Authorization: `Bearer ${key}` } }));
       expect(res.status).toBe(200);

@@ -34,11 +34,10 @@ export async function oauthWorld(url = ':memory:', appOptions: Omit<HttpAppOptio
   const database = createDatabase({ url: config.dbUrl });
   await migrate(database.db);
   let clock = Date.now();
-  const deps: BinderyDeps & { now: () => number } = {
+  const deps: BinderyDeps = {
     db: database.db,
     tokens: await testCounter(),
     config,
-    clock: () => clock,
     now: () => clock,
   };
   const alice = await ensureCaller(deps, 'alice');

@@ -72,7 +72,7 @@ beforeAll(async () => {
     BINDERY_LOG_FORMAT: 'json',
     BINDERY_TOOL_MODE: 'eager',
   });
-  app = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config, telemetry } });
+  app = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config, telemetry, now: Date.now } });
 });
 
 afterAll(async () => {
@@ -83,7 +83,7 @@ afterAll(async () => {
 describe('GET /metrics', () => {
   test('unset token: 404, as if there were no such route', async () => {
     const config = parseConfig({ BINDERY_DB_URL: ':memory:' });
-    const plain = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config } });
+    const plain = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config, now: Date.now } });
     const res = await plain.fetch(new Request(`${BASE}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } }));
     expect(res.status).toBe(404);
     await plain.close();
@@ -171,7 +171,7 @@ describe('GET /readyz and /healthz', () => {
     expect(await res.json()).toEqual({ ok: true, db: 'ok', migrations: 'current' });
     const bare = createDatabase({ url: ':memory:' });
     const config = parseConfig({ BINDERY_DB_URL: ':memory:' });
-    const other = createHttpApp({ deps: { db: bare.db, tokens: await testCounter(), config } });
+    const other = createHttpApp({ deps: { db: bare.db, tokens: await testCounter(), config, now: Date.now } });
     const r = await other.fetch(new Request(`${BASE}/readyz`));
     expect(r.status).toBe(503);
     expect(await r.json()).toMatchObject({ ok: false, migrations: 'pending' });
@@ -263,7 +263,7 @@ describe('metrics cannot be blinded', () => {
     const m = new Metrics();
     const telemetry = createTelemetry({ metrics: m });
     const config = parseConfig({ BINDERY_DB_URL: ':memory:', BINDERY_METRICS_TOKEN: TOKEN, BINDERY_TOOL_MODE: 'eager' });
-    const flooded = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config, telemetry } });
+    const flooded = createHttpApp({ deps: { db: database.db, tokens: await testCounter(), config, telemetry, now: Date.now } });
     for (let i = 0; i < 3_000; i++) await flooded.fetch(new Request(`${BASE}/api/junk-${i}`, { method: i % 2 ? 'GET' : 'PROPFIND' }));
     await flooded.fetch(new Request(`${BASE}/readyz`));
     await flooded.fetch(new Request(`${BASE}/api/me`, { headers: { Authorization: `Bearer ${seed.aliceKey}` } }));

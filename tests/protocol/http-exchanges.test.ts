@@ -59,7 +59,7 @@ async function serve(env: Record<string, string>, stateless = false): Promise<Se
   await migrate(database.db);
   const seed = await seedWorld(database.db, config.publicUrl);
   const gate = gatedCounter(await testCounter());
-  const app = createHttpApp({ deps: { db: database.db, tokens: gate.counter, config, clock: () => Date.now() }, stateless });
+  const app = createHttpApp({ deps: { db: database.db, tokens: gate.counter, config, now: () => Date.now() }, stateless });
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (r) => app.fetch(r) });
   return {
     app,

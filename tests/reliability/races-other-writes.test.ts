@@ -240,7 +240,7 @@ describe('REST answers races with 409/404, never 500', () => {
   test('same-name POSTs all 201; PATCH racing DELETE is 200 or 404; repeated DELETE is one 200', async () => {
     const w = await world();
     const caller = await ensureCaller({ db: w.db, now: () => Date.now() }, 'rester');
-    const deps = { db: w.db, tokens: w.tokens, config: w.config };
+    const deps = { db: w.db, tokens: w.tokens, config: w.config, now: Date.now };
     const rest = (method: string, path: string, body?: unknown) =>
       handleRest(deps, caller, new Request(`http://x${path}`, { method }), new URL(`http://x${path}`), body).then(async (r) => ({
         status: r.status,

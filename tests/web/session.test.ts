@@ -13,10 +13,10 @@ async function world(publicUrl = 'http://localhost:8787') {
     db: w.db,
     tokens: w.tokens,
     config: w.config,
-    clock: () => clock,
+    now: () => clock,
     tick: (ms) => void (clock += ms),
   };
-  const alice = await ensureCaller({ ...deps, now: deps.clock! }, 'alice');
+  const alice = await ensureCaller(deps, 'alice');
   return { w, deps, alice };
 }
 
@@ -99,7 +99,7 @@ describe('web sign-in', () => {
     await signOut(deps, (await webUser(deps, withCookie(ended!.setCookie)))!);
     await createLoginLink(deps, alice.id);
     deps.tick(LOGIN_LINK_TTL_MS + 1);
-    await pruneWebSessions(w.db, deps.clock!());
+    await pruneWebSessions(w.db, deps.now());
     const count = async (table: string) => Number((await w.db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)))[0]!.n);
     expect(await count('web_sessions')).toBe(1);
     expect(await count('login_links')).toBe(0);

@@ -3,7 +3,7 @@ import { defineTool } from '../define.ts';
 import { bindingId, maxTokensSchema, querySchema, tierSchema } from '../schema.ts';
 import { packByQuery } from '../query-listing.ts';
 import { clip, oneLine } from '../../budget/card-cut.ts';
-import { readableBindingsCurrent } from '../../../db/store/bindings.ts';
+import { readableCurrent } from '../../services/bindings.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { bindingWithSections } from '../views.ts';
 import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list.ts';
@@ -29,7 +29,7 @@ export const getBindingsTool = defineTool({
     checkBudget(args.maxTokens, ctx);
     const ids = [...new Set(args.ids)];
     // Content is loaded by packListing only for the items it shows at tier 2.
-    const found = await readableBindingsCurrent(ctx.db, ctx.caller.id, ids, false);
+    const found = await readableCurrent(ctx, ctx.caller, ids);
     const rows = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
     const notFound = ids.filter((id) => !found.has(id));
     const trailer: Piece[] = notFound.length ? [line(`Not found (missing, deleted or not yours to read): ${notFound.join(', ')}`)] : [];

@@ -2,20 +2,17 @@ import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, maxTokensSchema, text } from '../schema.ts';
 import { PASSAGE_LIMIT, PASSAGE_PAGE_LINE, passagePage } from './search-passages.ts';
-import { ftsQuery, searchBindingRows, searchScopeSql } from '../../../db/store/search.ts';
 import { resolveSpace } from '../../services/bindings.ts';
+import { searchBindings, searchMatch, weakMatch } from '../../services/find.ts';
 import { readCursor } from '../../cursor.ts';
-import { BinderyError, fail } from '../../errors.ts';
+import { BinderyError } from '../../errors.ts';
 import { line } from '../../tokens/doc.ts';
 import { bindingView, paginationView } from '../views.ts';
 import { checkBudget, pagedListing } from '../packed-list.ts';
 import { budgetView } from '../budget-view.ts';
-import type { ToolContext } from '../../context.ts';
 import type { Tier } from '../../budget/tier.ts';
-import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
 import { semanticScorer } from '../../services/embed.ts';
-import { GOOD_MATCH_SHARE, matchQuality, prefixQuery, suggestTerms } from '../../../db/store/search-suggest.ts';
 
 /**
  * Tier 0 without a limit: as many hits (up to 50) as fit in TIER0_TOKENS, paging line included. A
@@ -72,8 +69,7 @@ export const searchBindingsTool = defineTool({
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
     checkBudget(args.maxTokens, ctx);
-    const match = ftsQuery(args.query);
-    if (!match) throw fail.invalid('query', 'must contain at least one letter or digit');
+    searchMatch(args.query, 'query');
     const space = args.space ? await resolveSpace(ctx, ctx.caller, args.space) : undefined;
     // Tier 0 is one line per hit: a longer first page costs what five cards do, and holds the answer far more often.
     const fill = args.tier === '0' && args.limit === undefined && args.maxTokens === undefined;
@@ -82,8 +78,7 @@ export const searchBindingsTool = defineTool({
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const scores = semanticScorer(ctx, args.query);
     const semantic = scores && ctx.config.embeddings ? { scores, weight: ctx.config.embeddings.weight } : undefined;
-    const found = await searchBindingRows(ctx.db, match, {
-      userId: ctx.caller.id,
+    const found = await searchBindings(ctx, ctx.caller, args.query, 'query', {
       spaceId: space?.id,
       offset,
       limit,
@@ -95,7 +90,7 @@ export const searchBindingsTool = defineTool({
     const matches = `${found.total}${found.totalCapped ? '+' : ''} match${found.total === 1 ? '' : 'es'}${offset ? ` (from #${offset + 1})` : ''}`;
     const header = line(`## Search "${oneLine(args.query)}": ${matches}`);
     // On a first page only: when the best hit holds too little of the query, one line says so and offers words to try.
-    const weak = offset === 0 ? await weakMatchOf(ctx, match, found, { userId: ctx.caller.id, spaceId: space?.id }) : undefined;
+    const weak = offset === 0 ? await weakMatch(ctx, ctx.caller, args.query, found, space?.id) : undefined;
     const advice = weak && weak.held > 0 ? [line(weakLine(weak))] : [];
     const empty = weak?.tryWords.length
       ? `No match. Words the index uses that are near yours: ${weak.tryWords.join(', ')}; or list_bindings to browse.`
@@ -180,27 +175,6 @@ export const searchBindingsTool = defineTool({
     };
   },
 });
-
-/** The weak-match report for a first page, or undefined when the best hit holds enough of the query. */
-async function weakMatchOf(
-  ctx: ToolContext,
-  match: string,
-  found: { rows: BindingVersionRow[]; idf?: number[] },
-  scope: { userId: string; spaceId?: string },
-): Promise<WeakMatch | undefined> {
-  const rows = found.rows;
-  // Every figure here is counted over what this search reads: nothing private to others moves it.
-  const inScope = searchScopeSql(scope);
-  const q = await matchQuality(ctx.db, match, rows[0]?.bindingId, inScope, found.idf);
-  if (rows.length && q.share >= GOOD_MATCH_SHARE) return undefined;
-  let near = rows;
-  if (!near.length) {
-    // Nothing matched: the documents (the caller may read) sharing a word's first letters.
-    const prefix = prefixQuery(match);
-    near = prefix ? (await searchBindingRows(ctx.db, prefix, { ...scope, offset: 0, limit: 3 })).rows : [];
-  }
-  return { ...q, share: Math.round(q.share * 100) / 100, tryWords: await suggestTerms(ctx.db, match, near, inScope) };
-}
 
 /** One line about a weak best match. */
 function weakLine(w: WeakMatch): string {
