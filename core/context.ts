@@ -29,6 +29,14 @@ export interface BinderyDeps extends CoreDeps {
   telemetry?: import('./observe/telemetry.ts').Telemetry;
 }
 
+/** What an embedder passes to createBinderyServer or createHttpApp: the clock may be left out. */
+export type BinderyDepsInput = Omit<BinderyDeps, 'now'> & { now?: () => number };
+
+/** The deps with the system clock where none was given (embedders written before `now` was required). */
+export function withClock(deps: BinderyDepsInput): BinderyDeps {
+  return deps.now ? (deps as BinderyDeps) : { ...deps, now: () => Date.now() };
+}
+
 export interface Caller {
   id: string;
   handle: string;

@@ -28,7 +28,7 @@ export {
 } from './budget/pack.ts';
 export { parseConfig, DEFAULT_CONFIG, type BinderyConfig, type ToolMode } from './config.ts';
 export { BinderyError, toErrorResult, type ErrorCode } from './errors.ts';
-export type { BinderyDeps, Caller, Logger, ToolContext } from './context.ts';
+export type { BinderyDeps, BinderyDepsInput, Caller, Logger, ToolContext } from './context.ts';
 export { stderrLogger } from './context.ts';
 export { ensureCaller, ensureCountsCurrent } from './services/prepare.ts';
 export { RuntimeProfiler, defaultProfiler, type RuntimeFigures } from './footprint/runtime.ts';

@@ -13,7 +13,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from './config.ts';
-import type { BinderyDeps, Caller, ToolContext } from './context.ts';
+import { type BinderyDepsInput, type Caller, type ToolContext, withClock } from './context.ts';
 import { fail } from './errors.ts';
 import { ToolSession } from './modes/session.ts';
 import { createRegistry } from './tools/registry.ts';
@@ -98,7 +98,8 @@ function provenanceModel(raw: string | null | undefined): string | null {
 }
 
 /** Builds the MCP server for one session (stdio: once; stateless HTTP and edge: per request). */
-export function createBinderyServer(deps: BinderyDeps, options: ServerOptions): McpServer {
+export function createBinderyServer(given: BinderyDepsInput, options: ServerOptions): McpServer {
+  const deps = withClock(given);
   const registry = createRegistry();
   const mode = options.mode ?? deps.config.toolMode;
   const session = new ToolSession(registry, deps.config, mode, !!options.stateless, options.mode ? 'server option' : 'BINDERY_TOOL_MODE');

