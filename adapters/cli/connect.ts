@@ -18,7 +18,7 @@ import {
   type ClientName,
   type Place,
   type Target,
-} from './connect-clients.ts';
+} from '../../core/connect/clients.ts';
 
 const USAGE = `usage: bindery connect <client> [--write] [--name <server>] [--db <url|path>] [--url <https://host/mcp> [--key <key>]]
   clients: ${CLIENTS.join(', ')}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { clientSpec, mergeServer, modeFor, unmergeable } from '../../adapters/cli/connect-clients.ts';
+import { clientSpec, mergeServer, modeFor, unmergeable } from '../../core/connect/clients.ts';
 import { absoluteDbUrl } from '../../adapters/cli/connect.ts';
 import { DEFAULT_CONFIG } from '../../core/config.ts';
 import { ROOT } from '../../support/targets.ts';

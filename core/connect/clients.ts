@@ -1,8 +1,15 @@
 // What `bindery connect` knows about each MCP client: where its configuration file lives on each OS,
 // under which key it lists servers, and how it spells a stdio and a remote (Streamable HTTP) server.
-// Pure: paths come in as arguments (home, platform, APPDATA, cwd), so tests run on a fake HOME and
-// any OS. The file I/O (merge, backup) is in ./connect.ts.
-import { join } from 'node:path';
+// Pure and runtime-neutral: paths come in as arguments (home, platform, APPDATA, cwd), so tests run on
+// a fake HOME and any OS. The file I/O (merge, backup) is in adapters/cli/connect.ts.
+
+/**
+ * Joins path parts with `/` (this is core: no runtime's path module). Node and Bun accept `/` on
+ * Windows too, and it is what `path.join` gave here before on every host but Windows itself.
+ */
+function joinPath(...parts: string[]): string {
+  return parts.map((part, i) => (i === 0 ? part.replace(/[\\/]+$/, '') : part.replace(/^[\\/]+|[\\/]+$/g, ''))).join('/');
+}
 
 export type ClientName = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'windsurf' | 'gemini-cli';
 export const CLIENTS: readonly ClientName[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'gemini-cli'];
@@ -55,10 +62,10 @@ const SPECS: Record<ClientName, ClientSpec> = {
     key: 'mcpServers',
     file: (p) =>
       p.platform === 'darwin'
-        ? join(p.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
+        ? joinPath(p.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
         : p.platform === 'win32'
-          ? join(p.appData ?? join(p.home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json')
-          : join(p.xdgConfigHome ?? join(p.home, '.config'), 'Claude', 'claude_desktop_config.json'),
+          ? joinPath(p.appData ?? joinPath(p.home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json')
+          : joinPath(p.xdgConfigHome ?? joinPath(p.home, '.config'), 'Claude', 'claude_desktop_config.json'),
     // Claude Desktop's file holds stdio servers only; a remote one goes through mcp-remote (which
     // signs in with OAuth itself when no header is given).
     entry: (t) =>
@@ -76,7 +83,7 @@ const SPECS: Record<ClientName, ClientSpec> = {
   'claude-code': {
     label: 'Claude Code',
     key: 'mcpServers',
-    file: (p) => join(p.cwd, '.mcp.json'),
+    file: (p) => joinPath(p.cwd, '.mcp.json'),
     entry: (t) =>
       t.kind === 'stdio'
         ? { type: 'stdio', ...plainStdio(t) }
@@ -86,14 +93,14 @@ const SPECS: Record<ClientName, ClientSpec> = {
   cursor: {
     label: 'Cursor',
     key: 'mcpServers',
-    file: (p) => join(p.home, '.cursor', 'mcp.json'),
+    file: (p) => joinPath(p.home, '.cursor', 'mcp.json'),
     entry: (t) => (t.kind === 'stdio' ? plainStdio(t) : { url: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) }),
     clientInfo: 'cursor-vscode',
   },
   vscode: {
     label: 'VS Code',
     key: 'servers',
-    file: (p) => join(p.cwd, '.vscode', 'mcp.json'),
+    file: (p) => joinPath(p.cwd, '.vscode', 'mcp.json'),
     entry: (t) =>
       t.kind === 'stdio'
         ? { type: 'stdio', ...plainStdio(t) }
@@ -103,7 +110,7 @@ const SPECS: Record<ClientName, ClientSpec> = {
   windsurf: {
     label: 'Windsurf',
     key: 'mcpServers',
-    file: (p) => join(p.home, '.codeium', 'windsurf', 'mcp_config.json'),
+    file: (p) => joinPath(p.home, '.codeium', 'windsurf', 'mcp_config.json'),
     entry: (t) =>
       t.kind === 'stdio' ? plainStdio(t) : { serverUrl: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) },
     clientInfo: 'windsurf-client',
@@ -111,7 +118,7 @@ const SPECS: Record<ClientName, ClientSpec> = {
   'gemini-cli': {
     label: 'Gemini CLI',
     key: 'mcpServers',
-    file: (p) => join(p.home, '.gemini', 'settings.json'),
+    file: (p) => joinPath(p.home, '.gemini', 'settings.json'),
     entry: (t) =>
       t.kind === 'stdio' ? plainStdio(t) : { httpUrl: t.url, ...(t.key ? { headers: { Authorization: bearer(t.key) } } : {}) },
     clientInfo: 'gemini-cli-mcp-client',
