@@ -12,30 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { snapshotTree } from './snapshot.ts';
+import { npmEnv, snapshotTree } from './snapshot.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'bindery-global-'));
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? work,
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  npm_config_prefer_offline: 'true',
-  npm_config_loglevel: 'error',
-};
-for (const k of [
-  'HTTPS_PROXY',
-  'HTTP_PROXY',
-  'NO_PROXY',
-  'https_proxy',
-  'http_proxy',
-  'no_proxy',
-  'npm_config_cache',
-  'npm_config_registry',
-]) {
-  if (process.env[k]) env[k] = process.env[k]!;
-}
+const env = npmEnv(process.env.PATH ?? '', process.env.HOME ?? work);
 
 function run(cmd: string[], cwd: string, extra: Record<string, string> = {}): { code: number; out: string; err: string } {
   const p = Bun.spawnSync(cmd, { cwd, env: { ...env, ...extra }, stdout: 'pipe', stderr: 'pipe' });

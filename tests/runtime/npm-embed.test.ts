@@ -10,37 +10,20 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../support/targets.ts';
-import { snapshotTree } from './snapshot.ts';
+import { npmEnv, snapshotTree } from './snapshot.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'bindery-npm-'));
 const shims = join(work, 'shims');
 mkdirSync(shims);
 writeFileSync(join(shims, 'bun'), '#!/bin/sh\necho "bun was called: $*" >&2\nexit 127\n');
 chmodSync(join(shims, 'bun'), 0o755);
-const env: Record<string, string> = {
-  PATH: `${shims}:${(process.env.PATH ?? '')
+const env = npmEnv(
+  `${shims}:${(process.env.PATH ?? '')
     .split(':')
     .filter((p) => !p.includes('.bun'))
     .join(':')}`,
-  HOME: process.env.HOME ?? work,
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  npm_config_prefer_offline: 'true',
-  npm_config_loglevel: 'error',
-};
-for (const k of [
-  'HTTPS_PROXY',
-  'HTTP_PROXY',
-  'NO_PROXY',
-  'https_proxy',
-  'http_proxy',
-  'no_proxy',
-  'npm_config_cache',
-  'npm_config_registry',
-]) {
-  if (process.env[k]) env[k] = process.env[k]!;
-}
+  process.env.HOME ?? work,
+);
 
 async function sh(cmd: string[], cwd: string): Promise<string> {
   const proc = Bun.spawn(cmd, { cwd, env, stdout: 'pipe', stderr: 'pipe' });

@@ -28,3 +28,29 @@ export function snapshotTree(to: string): string {
   git('commit', '-qm', 'snapshot');
   return to;
 }
+
+/** The environment for a real, quiet npm run: PATH and HOME given, npm's noise off, proxies and npm's cache and registry passed through. */
+export function npmEnv(path: string, home: string): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: path,
+    HOME: home,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+    npm_config_prefer_offline: 'true',
+    npm_config_loglevel: 'error',
+  };
+  for (const k of [
+    'HTTPS_PROXY',
+    'HTTP_PROXY',
+    'NO_PROXY',
+    'https_proxy',
+    'http_proxy',
+    'no_proxy',
+    'npm_config_cache',
+    'npm_config_registry',
+  ]) {
+    if (process.env[k]) env[k] = process.env[k]!;
+  }
+  return env;
+}
