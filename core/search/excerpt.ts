@@ -16,15 +16,41 @@ const fits = (text: string, tokens: TokenCounter, cap = EXCERPT_TOKENS): number 
   return n <= cap ? n : undefined;
 };
 
+/**
+ * True when a question asks for a value (a default, a limit, a time, a date, an amount, a version):
+ * then a sentence with a figure in it answers rather than its neighbour that only names the thing.
+ */
+export function asksForValue(query: string): boolean {
+  return VALUE_WORDS.test(query);
+}
+const VALUE_WORDS =
+  /\b(?:defaults?|max(?:imum)?|min(?:imum)?|minimal|limits?|how (?:many|much|long|often|old|big|large|fast|soon)|when|what time|times?|date|deadline|until|starts?|ends?|version|oldest|newest|latest|earliest|size|number|count|timeouts?|duration|cost|price|amount|percent(?:age)?|rate|threshold|days?|hours?|minutes?|seconds?|weeks?|months?|years?)\b/i;
+/** A figure other than a list item's number. */
+function holdsValue(text: string): boolean {
+  return /\d/.test(text.replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, ''));
+}
+/**
+ * What a figure in a unit counts for, when the question asks for a value (a query word counts 10).
+ * Replaying models' first searches (tuning half), the first call showed the answer 82.2 → 89.1 %
+ * (third-party) with any bonus from 3 to 8; private documents, whose answers sit in sentences already
+ * holding the question's words, kept 87.9 %.
+ */
+const VALUE_BONUS = 5;
+
 /** True when a question asks about code: backticks, calls, dotted or snake_case names, flags, camelCase. */
 export function asksForCode(query: string): boolean {
   return /`|\w\(|[A-Za-z_]\.[A-Za-z_]|\w_\w|(?:^|\s)--?[A-Za-z]|[{}<>=;$]|\b[a-z]+[A-Z]\w*/.test(query);
 }
 
 /** The section that best answers the terms (the shared scorer), or the first with a body when none scores. */
-export function bestSection(content: string, sections: readonly SectionSpan[], terms: readonly string[]): SectionSpan | undefined {
+export function bestSection(
+  content: string,
+  sections: readonly SectionSpan[],
+  terms: readonly string[],
+  weights?: readonly number[],
+): SectionSpan | undefined {
   const ranked = rankedSpans(content, sections);
-  const scores = scoreSections(terms, ranked);
+  const scores = scoreSections(terms, ranked, weights);
   let best = -1;
   scores.forEach((score, i) => {
     if (score > 0 && (best < 0 || score > scores[best]!)) best = i;
@@ -33,16 +59,25 @@ export function bestSection(content: string, sections: readonly SectionSpan[], t
   return sections[best < 0 ? 0 : best];
 }
 
-/** A sentence or list item on one line, and whether it is code (inside a fence or indented as code). */
-interface Unit {
+/**
+ * A sentence, list item or table row on one line, and whether it is code (inside a fence or indented
+ * as code). A table row carries its table's header row as `context`: "| 4.x | ≥12.17.0 |" says
+ * nothing until "| fast-check | node |" says what its cells are.
+ */
+export interface Unit {
   text: string;
   code: boolean;
+  context?: string;
 }
 
-/** Sentences and list items of a body, each on one line with runs of white space folded; code blocks line by line. */
-function units(body: string): Unit[] {
+const TABLE_ROW = /^ {0,3}\|/;
+const TABLE_RULE = /^ {0,3}\|?[\s:|-]*-[\s:|-]*$/;
+
+/** Sentences, list items and table rows of a body, each on one line with runs of white space folded; code blocks line by line. */
+export function units(body: string): Unit[] {
   const out: Unit[] = [];
   let prose: string[] = [];
+  let header: string | undefined;
   const flush = () => {
     for (const u of prose.join('\n').split(/(?<=[.!?。！？])\s+|\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)/))
       out.push({ text: fold(u), code: false });
@@ -56,15 +91,29 @@ function units(body: string): Unit[] {
       else out.push({ text: fold(l), code: true });
     } else if (f) {
       flush();
+      header = undefined;
       fence = f[1]!;
-    } else prose.push(l);
+    } else if (TABLE_ROW.test(l)) {
+      flush();
+      if (TABLE_RULE.test(l)) continue;
+      if (header === undefined) {
+        header = fold(l);
+        out.push({ text: header, code: false });
+      } else out.push({ text: fold(l), code: false, context: header });
+    } else {
+      header = undefined;
+      prose.push(l);
+    }
   }
   flush();
   return out.filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
 
+/** A unit as it is scored and quoted: a table row after its header row. */
+export const withContext = (u: Unit) => (u.context ? `${u.context} ${u.text}` : u.text);
+
 /** Text as read, without Markdown link targets and bare URLs (for scoring only). */
-const withoutTargets = (u: string) => u.replace(/\]\([^)\s]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
+export const withoutTargets = (u: string) => u.replace(/\]\([^)\s]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
 
 const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
 
@@ -80,6 +129,7 @@ export function excerptOf(
   tokens: TokenCounter,
   wantCode = false,
   cap = EXCERPT_TOKENS,
+  wantValue = false,
 ): { text: string; tokens: number } {
   const all = units(sectionBody(content, section));
   if (all.length === 0) return { text: '', tokens: 0 };
@@ -89,7 +139,7 @@ export function excerptOf(
   // for a prose question, code for a code question) only breaks near-ties: as a filter it let a
   // camelCase option name in a prose question pick a code line over the sentence that answered
   // (measured with a model in the loop).
-  const counts = all.map((u) => termCounts(withoutTargets(u.text), terms));
+  const counts = all.map((u) => termCounts(withoutTargets(withContext(u)), terms));
   const weight = terms.map((_, t) => Math.log((all.length + 1) / (counts.filter((c) => c[t]! > 0).length + 0.5)));
   let pick = 0;
   let best = -1;
@@ -97,11 +147,17 @@ export function excerptOf(
     const c = counts[i]!;
     // How many of the query's words first; among units holding as many, the rarer words and then more hits.
     const held = c.reduce((n, k, t) => n + (k > 0 ? 10 + weight[t]! + Math.min(k, 3) * 0.1 : 0), 0);
-    const score = held + (held > 0 && u.code === wantCode ? 3 : 0);
+    const score = held + (held > 0 && u.code === wantCode ? 3 : 0) + (held > 0 && wantValue && holdsValue(u.text) ? VALUE_BONUS : 0);
     if (score > best) [pick, best] = [i, score];
   });
   // Neighbours come from the same kind, so a prose excerpt does not run into a code block; but a
   // sentence that introduces what follows ("The default configuration is:") keeps the code after it.
+  // A table row is quoted after its header row, alone.
+  if (all[pick]!.context) {
+    const row = withContext(all[pick]!);
+    const n = fits(row, tokens, cap);
+    return n === undefined ? cutAround(row, terms, tokens, cap) : { text: row, tokens: n };
+  }
   const introduces = !all[pick]!.code && /:\s*$/.test(all[pick]!.text);
   const kind = introduces ? all : all.filter((u) => u.code === all[pick]!.code);
   const us = kind.map((u) => u.text);

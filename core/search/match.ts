@@ -6,7 +6,9 @@ import { freshCounts, loadSections, missingContents } from '../services/counts.t
 import { clip, oneLine } from '../budget/card-cut.ts';
 import type { ToolContext } from '../context.ts';
 import type { Piece } from '../tokens/doc.ts';
-import { asksForCode, bestSection, excerptOf } from './excerpt.ts';
+import { asksForCode, asksForValue, bestSection, excerptOf, units, withContext, withoutTargets } from './excerpt.ts';
+import { sectionBody, termCounts } from './score.ts';
+import { textTerms } from '../../db/text/analyzer.ts';
 import { queryTerms } from '../../db/text/analyzer.ts';
 
 /** `results[].match` of a search hit. */
@@ -42,11 +44,13 @@ export async function matchesFor(
   query: string,
   ctx: ToolContext,
   caps?: readonly number[],
+  weights?: readonly number[],
 ): Promise<(HitMatch | undefined)[]> {
   if (rows.length === 0) return [];
   await ctx.tokens.load();
   const terms = queryTerms(query);
   const code = asksForCode(query);
+  const value = asksForValue(query);
   const contents = await missingContents(ctx, rows);
   // The sections stored with each version (exact for this process after freshCounts): their spans are
   // the ones get_binding {section} reads, and their counts what such a read costs.
@@ -63,9 +67,9 @@ export async function matchesFor(
       start: x.start,
       end: x.end,
     }));
-    const span = bestSection(content, spans, terms);
+    const span = bestSection(content, spans, terms, weights);
     if (!span) return undefined;
-    const excerpt = excerptOf(content, span, terms, ctx.tokens, code, caps?.[k]);
+    const excerpt = excerptOf(content, span, terms, ctx.tokens, code, caps?.[k], value);
     const view: MatchView = {
       section: span.id,
       heading: span.heading,
@@ -74,5 +78,53 @@ export async function matchesFor(
     };
     const text = matchLine(view);
     return { view, piece: { text, tokens: ctx.tokens.count(text) } };
+  });
+}
+
+/**
+ * How well each row's best section answers the query, comparable across rows (0–2): the weighted share
+ * of the query's terms the section holds (its body, its heading path or the document's name), plus
+ * that share for its best single sentence or list item. Search's passage form re-orders its first hits
+ * by it, so the document whose one passage holds the question beats one that scatters its words.
+ */
+export async function passageCoverage(
+  rows: readonly BindingVersionRow[],
+  query: string,
+  ctx: ToolContext,
+  weights?: readonly number[],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const terms = queryTerms(query);
+  if (terms.length === 0) return rows.map(() => 0);
+  const w = terms.map((_, i) => weights?.[i] ?? 1);
+  const total = w.reduce((a, b) => a + b, 0) || 1;
+  const contents = await missingContents(ctx, rows);
+  await freshCounts(ctx, rows as BindingVersionRow[]);
+  await loadSections(ctx, rows as BindingVersionRow[]);
+  return rows.map((row) => {
+    const content = row.content ?? contents.get(row.versionId) ?? '';
+    const stored = parseSections(row.sections)?.sections ?? [];
+    const spans: SectionSpan[] = stored.map((x, i) => ({
+      id: x.id,
+      heading: x.heading,
+      path: sectionPath(stored, i),
+      level: x.level,
+      start: x.start,
+      end: x.end,
+    }));
+    const span = bestSection(content, spans, terms, weights);
+    if (!span) return 0;
+    const around = new Set(textTerms(`${row.name} ${span.path.join(' ')}`));
+    const share = (held: (i: number) => boolean) => terms.reduce((n, _, i) => n + (held(i) ? w[i]! : 0), 0) / total;
+    const body = termCounts(sectionBody(content, span), terms);
+    let unit = 0;
+    for (const u of units(sectionBody(content, span))) {
+      const c = termCounts(withoutTargets(withContext(u)), terms);
+      unit = Math.max(
+        unit,
+        share((i) => c[i]! > 0),
+      );
+    }
+    return share((i) => body[i]! > 0 || around.has(terms[i]!)) + unit;
   });
 }

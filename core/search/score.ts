@@ -1,5 +1,5 @@
 import type { SectionSpan } from '../budget/sections.ts';
-import { stem, textTerms, WORD } from '../../db/text/analyzer.ts';
+import { contentWords, stem, textTerms, WORD } from '../../db/text/analyzer.ts';
 
 // The one section scorer: search's match (which section of a hit answers) and query reads
 // (get_bindings / get_set_context {query}: which sections to pack, best first) both rank sections
@@ -44,6 +44,21 @@ export function termHits(text: string, terms: readonly string[]): { distinct: nu
   return { distinct: counts.filter((n) => n > 0).length, total: counts.reduce((a, b) => a + b, 0) };
 }
 
+/**
+ * Each query term's weight (analyzer.queryTerms order) from the IDF of the query's words among the
+ * documents searched (`idf` in analyzer.contentWords order, as search ranks with them), scaled to a
+ * mean of 1; a term two words stem to takes the rarer one's. Undefined without IDF (one-word queries).
+ */
+export function termWeights(query: string, idf: readonly number[] | undefined): number[] | undefined {
+  const words = contentWords(query);
+  if (!idf || idf.length !== words.length) return undefined;
+  const byTerm = new Map<string, number>();
+  words.forEach((w, i) => byTerm.set(stem(w), Math.max(byTerm.get(stem(w)) ?? 0, idf[i]!)));
+  const raw = [...byTerm.values()];
+  const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
+  return mean > 0 ? raw.map((x) => Math.sqrt(x / mean)) : undefined;
+}
+
 /** A section to rank: its own heading, its heading path (top level down, itself included) and its body (text under the heading). */
 export interface RankedSection {
   heading: string;
@@ -71,9 +86,11 @@ const HAS_TEXT = /[\p{L}\p{N}]/u;
  * own heading once more, and a heading the query nearly quotes (two thirds of its words or more)
  * its matched idf again; the sum is weighed by the share of the query's words the section holds and by
  * how many of the query's neighbouring words stand side by side in the body, in order. A
- * heading with no body under it scores 0: it is never the match.
+ * heading with no body under it scores 0: it is never the match. `weights` (one per term, mean 1)
+ * weigh terms by how rare they are among the documents searched: within one document, the word its
+ * every section shares says little, and a word rare everywhere says most.
  */
-export function scoreSections(terms: readonly string[], sections: readonly RankedSection[]): number[] {
+export function scoreSections(terms: readonly string[], sections: readonly RankedSection[], weights?: readonly number[]): number[] {
   if (terms.length === 0) return sections.map(() => 0);
   const docs = sections.map((s) => {
     const filled = HAS_TEXT.test(s.body);
@@ -91,7 +108,7 @@ export function scoreSections(terms: readonly string[], sections: readonly Ranke
   const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n) || 1;
   const idf = terms.map((t, i) => {
     const df = docs.filter((d) => d.tf[i]! > 0 || d.path.has(t)).length;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (weights?.[i] ?? 1);
   });
   return docs.map((d) => {
     if (!d.filled) return 0;

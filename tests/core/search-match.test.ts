@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
-import { EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
+import { asksForValue, EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
 import { termHits } from '../../core/search/score.ts';
 import { queryTerms, stem } from '../../db/text/analyzer.ts';
 import fc from 'fast-check';
@@ -113,6 +113,109 @@ describe('excerptOf', () => {
     expect(w.tokens).toBeLessThanOrEqual(EXCERPT_TOKENS);
     expect(w.text).toMatch(/^….*target.*…$/);
     expect(w.text).not.toMatch(/ …|… /);
+  });
+
+  test('a table row is scored and quoted after its header row', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## Compatibility',
+      '',
+      'Here are the minimal requirements to use widget-kit without polyfills; older majors are listed for reference.',
+      '',
+      '| widget-kit | node | ECMAScript |',
+      '| ---------- | ---- | ---------- |',
+      '| **4.x** | ≥12.17.0 | ES2020 |',
+      '| **3.x** | ≥8 | ES2017 |',
+    ].join('\n');
+    const ex = excerptOf(
+      content,
+      splitSections(content)[0]!,
+      queryTerms('widget-kit 4 oldest node version'),
+      tokens,
+      false,
+      EXCERPT_TOKENS,
+      true,
+    );
+    // The row alone holds "4" and no other word of the question: its header names widget-kit and node.
+    expect(ex.text).toBe('| widget-kit | node | ECMAScript | | **4.x** | ≥12.17.0 | ES2020 |');
+    expect(ex.tokens).toBe(tokens.count(ex.text));
+  });
+
+  test('a question asking for a value quotes the sentence with the figure over the one that only names the option', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## Limits',
+      '',
+      'When `throwOnLimitExceeded` is false (the default), the parser reads up to `parameterLimit` parameters and ignores the rest.',
+      '',
+      'Options that bound the work are listed at the end of this page.',
+      '',
+      'By default the parser reads at most 1000 parameters.',
+    ].join('\n');
+    const terms = queryTerms('parser default parameters');
+    const section = splitSections(content)[0]!;
+    // Without the question asking for a value, the sentence holding the most words wins; asking for one, the figure does.
+    expect(excerptOf(content, section, terms, tokens, false, 25).text).toContain('throwOnLimitExceeded');
+    expect(excerptOf(content, section, terms, tokens, false, 25, true).text).toContain('1000');
+    expect(asksForValue('qs parameterLimit default')).toBe(true);
+    expect(asksForValue('how do I descale the kettle')).toBe(false);
+  });
+});
+
+describe('the passage form orders its first hits by their passages', () => {
+  test('a document whose one section holds the question beats a higher-ranked one that scatters its words', async () => {
+    const w = await createTestWorld();
+    try {
+      const c = await w.connect('passages');
+      for (let i = 0; i < 8; i++)
+        await ok(c, 'create_binding', {
+          name: `Team note ${i}`,
+          summary: 'Filler.',
+          content: `# Note ${i}\n\nLunch is at noon on day ${i}.`,
+        });
+      // The question's words in a postmortem's name rank it first; the runbook's one line answers.
+      const postmortem = await ok(c, 'create_binding', {
+        name: 'Postmortem: nightly database snapshot at the wrong time',
+        summary: 'A nightly snapshot of the staging database held customer tables.',
+        content: [
+          '# Postmortem: nightly database snapshot at the wrong time',
+          '',
+          '## Response',
+          '',
+          'Staging snapshots holding the tables were deleted at 11:35.',
+          '',
+          '## Follow-up',
+          '',
+          'We now check every export before it is shared.',
+        ].join('\n'),
+      });
+      const runbook = await ok(c, 'create_binding', {
+        name: 'Runbook: restoring from backup',
+        summary: 'How to restore the main cluster.',
+        content: [
+          '# Runbook: restoring from backup',
+          '',
+          '## What is backed up',
+          '',
+          'The main database is snapshotted nightly; snapshot time is 02:30 UTC.',
+          '',
+          '## Steps',
+          '',
+          'Pick the newest good point in time, then restore it to a new cluster.',
+        ].join('\n'),
+      });
+      const query = 'nightly database snapshot time';
+      const cards = await ok(c, 'search_bindings', { query, tier: '0', limit: 2 });
+      expect(cards.results.map((r: { id: string }) => r.id)).toEqual([postmortem.binding.id, runbook.binding.id]);
+      const passage = await ok(c, 'search_bindings', { query });
+      expect(passage.results.map((r: { id: string }) => r.id)).toEqual([runbook.binding.id]);
+      expect(passage.results[0].match.excerpt).toContain('02:30 UTC');
+      // Paging goes on through the same order: the second page is the postmortem, never the runbook again.
+      const both = await ok(c, 'search_bindings', { query, limit: 2 });
+      expect(both.results.map((r: { id: string }) => r.id)).toEqual([runbook.binding.id, postmortem.binding.id]);
+    } finally {
+      w.close?.();
+    }
   });
 });
 

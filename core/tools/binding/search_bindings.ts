@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { cursorSchema, maxTokensSchema, text } from '../schema.ts';
-import { PASSAGE_LIMIT, PASSAGE_PAGE_LINE, passagePage } from './search-passages.ts';
+import { PASSAGE_LIMIT, PASSAGE_PAGE_LINE, PASSAGE_POOL, passageOrder, passagePage } from './search-passages.ts';
 import { resolveSpace } from '../../services/bindings.ts';
 import { searchBindings, searchMatch, weakMatch } from '../../services/find.ts';
 import { readCursor } from '../../cursor.ts';
@@ -12,6 +12,7 @@ import { checkBudget, pagedListing } from '../packed-list.ts';
 import { budgetView } from '../budget-view.ts';
 import type { Tier } from '../../budget/tier.ts';
 import { matchesFor, matchView } from '../../search/match.ts';
+import { termWeights } from '../../search/score.ts';
 import { semanticScorer } from '../../services/embed.ts';
 
 /**
@@ -78,12 +79,19 @@ export const searchBindingsTool = defineTool({
     const offset = await readCursor(ctx.db, args.cursor, scope);
     const scores = semanticScorer(ctx, args.query);
     const semantic = scores && ctx.config.embeddings ? { scores, weight: ctx.config.embeddings.weight } : undefined;
-    const found = await searchBindings(ctx, ctx.caller, args.query, 'query', {
+    // The passage form reads its first PASSAGE_POOL hits whatever the page, to order them by their passages
+    // (not with the embedding signal: it judges meaning, which word coverage would undo).
+    const passage = args.tier === 'passage' && !semantic;
+    const window = passage ? { offset: 0, limit: Math.max(PASSAGE_POOL, offset + limit) } : { offset, limit };
+    const searched = await searchBindings(ctx, ctx.caller, args.query, 'query', {
       spaceId: space?.id,
-      offset,
-      limit,
+      ...window,
       ...(semantic ? { semantic } : {}),
     });
+    const weights = termWeights(args.query, searched.idf);
+    const found = passage
+      ? { ...searched, rows: (await passageOrder(searched.rows, args.query, ctx, weights)).slice(offset, offset + limit) }
+      : searched;
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
     // Past the count cap, total is a lower bound: "1001+ matches".
@@ -112,6 +120,7 @@ export const searchBindingsTool = defineTool({
           offset,
           total: found.total,
           empty,
+          weights,
         },
         ctx,
       );
