@@ -67,7 +67,7 @@ export async function matchesFor(
       start: x.start,
       end: x.end,
     }));
-    const span = bestSection(content, spans, terms, weights);
+    const span = bestSection(content, spans, terms, weights, value);
     if (!span) return undefined;
     const excerpt = excerptOf(content, span, terms, ctx.tokens, code, caps?.[k], value);
     const view: MatchView = {
@@ -112,7 +112,7 @@ export async function passageCoverage(
       start: x.start,
       end: x.end,
     }));
-    const span = bestSection(content, spans, terms, weights);
+    const span = bestSection(content, spans, terms, weights, asksForValue(query));
     if (!span) return 0;
     const around = new Set(textTerms(`${row.name} ${span.path.join(' ')}`));
     const share = (held: (i: number) => boolean) => terms.reduce((n, _, i) => n + (held(i) ? w[i]! : 0), 0) / total;

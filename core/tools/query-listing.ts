@@ -3,6 +3,7 @@ import { renderSection, sectionPath } from '../budget/outline.ts';
 import { cutToFit } from '../budget/cut.ts';
 import { queryTerms } from '../../db/text/analyzer.ts';
 import { scoreSections, sectionBody } from '../search/score.ts';
+import { asksForValue, weighBySentence } from '../search/excerpt.ts';
 import { loadedSections, tierObject } from '../budget/tier.ts';
 import type { ToolContext } from '../context.ts';
 import { fail } from '../errors.ts';
@@ -85,11 +86,27 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
       tokens: s.tokens,
     })),
   );
-  // Ranked with the same scorer as search's match, over the sections of every item at once.
-  const scores = scoreSections(
+  // Ranked with the same scorer as search's match, over the sections of every item at once, then each
+  // item's best weighed by their best sentence as search's match weighs them.
+  const raw = scoreSections(
     terms,
     texts.map((t) => ({ heading: t.heading, path: t.path, body: t.text })),
   );
+  const value = asksForValue(req.query);
+  const scores = [...raw];
+  req.rows.forEach((_, k) => {
+    const mine = texts.map((t, j) => (t.row === k ? j : -1)).filter((j) => j >= 0);
+    const weighed = weighBySentence(
+      mine.map((j) => raw[j]!),
+      mine.map((j) => texts[j]!.text),
+      terms,
+      undefined,
+      value,
+    );
+    mine.forEach((j, x) => {
+      scores[j] = weighed[x]!;
+    });
+  });
   const candidates: Candidate[] = texts
     .map((t, j) => ({ row: t.row, i: t.i, body: t.body, tokens: t.tokens, score: scores[j]! }))
     .filter((c) => c.score > 0);

@@ -57,6 +57,9 @@ function strip(w: string): string {
   const m = SUFFIX.exec(w);
   let base = m ? w.slice(0, m.index) : w;
   if (m && (base.length < 3 || (m[0].length > 2 && base.length < 4))) base = /[^s]s$/.test(w) ? w.slice(0, -1) : w;
+  // A final "ll" loses an "l" past four letters, as Porter's does: "totalled", "cancelled" and "install"
+  // meet "total", "cancel" and "installed".
+  if (base.length > 4 && base.endsWith('ll')) base = base.slice(0, -1);
   return base.length > 3 ? base.replace(/e$/, '') : base;
 }
 

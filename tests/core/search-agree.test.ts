@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createTestWorld, ok, type TestWorld } from '../helpers.ts';
+import { stem } from '../../db/text/analyzer.ts';
 
 let world: TestWorld;
 let client: Client;
@@ -165,11 +166,47 @@ describe('search and query reads agree (one analyzer, one scorer)', () => {
     expect(m.read).toBe('express-route-specific');
   });
 
+  test('the section whose one sentence holds the question beats one that repeats its words apart', async () => {
+    const doc = [
+      '# Postmortem: charged twice',
+      '',
+      '## Summary',
+      '',
+      'On 1 January the billing run issued every invoice twice. The duplicate charges totalled 41,870 euros, all refunded by 8 January.',
+      '',
+      '## Timeline',
+      '',
+      '- 00:40 The second run completes; 312 customers are charged again.',
+      '- 09:10 A finance team reports a double charge.',
+      '- 3 January 15:00 The list of customers is ready; refunds start.',
+    ].join('\n');
+    const id = (await ok(client, 'create_binding', { name: 'Charged twice', content: doc, summary: 'An incident.' })).binding.id;
+    const m = await bothMatches(id, 'double charge January total refunded');
+    expect(m.search?.section).toBe('summary');
+    expect(m.search?.excerpt).toContain('41,870');
+    expect(m.read).toBe('summary');
+  });
+
   test('prose for a prose question, code for a code question', async () => {
     const prose = await bothMatches(widgetId, 'how many retries before an error');
     expect(prose.search?.excerpt).toContain('Set retries to the number of times');
     expect(prose.search?.excerpt).not.toContain('{');
     const code = await bothMatches(widgetId, 'widget.render({ retries })');
     expect(code.search?.excerpt).toContain('widget.render({');
+  });
+});
+
+describe('the analyzer', () => {
+  test('British and American spellings of a doubled "l" meet, and a stem stays a prefix of its word', () => {
+    const pairs: [string, string][] = [
+      ['totalled', 'total'],
+      ['cancelled', 'cancel'],
+      ['labelled', 'label'],
+      ['installed', 'install'],
+      ['falling', 'fall'],
+    ];
+    for (const [a, b] of pairs) expect(stem(a)).toBe(stem(b));
+    for (const w of ['totalled', 'install', 'small', 'still', 'fall', 'configuration', 'comments'])
+      expect(w.startsWith(stem(w))).toBe(true);
   });
 });
