@@ -65,9 +65,9 @@ const leanCache = new WeakMap<AnyTool, Tool>();
 /**
  * The entry lazy mode lists for an always-listed tool until `search_tools` shows it in full: its input
  * schema keeps only the tool's `listed` arguments and the required ones, with `listedDescription` if it
- * has one (the full entry when the tool names no `listed`). The server still accepts and validates every argument against the full schema: the
- * listed schema never says `additionalProperties: false`, so a client checking arguments against it
- * accepts the unlisted ones too.
+ * has one (the full entry when the tool names no `listed`). The server still accepts and validates
+ * every argument against the full schema; the listed schema never says `additionalProperties: false`,
+ * so a client checking arguments against it accepts the unlisted ones too.
  */
 export function leanListEntry(tool: AnyTool): Tool {
   if (!tool.listed) return toolListEntry(tool);
