@@ -58,6 +58,8 @@ export interface SessionView {
   clientName: string | null;
   clientVersion: string | null;
   visibleTools(): string[];
+  /** The entries `tools/list` returns now (lean ones included), for the tools that count them. */
+  listedEntries(): import('@modelcontextprotocol/sdk/types.js').Tool[];
 }
 
 /** Everything a tool handler gets. */
@@ -144,6 +146,14 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
   /** Extra words `search_tools` matches ("remember this" finds create_binding). */
   aliases?: string[];
   input: I;
+  /**
+   * The everyday arguments: where lazy mode lists this tool from the start, its listed input schema
+   * holds only these (and the required ones) until `search_tools` shows the full definition. Every
+   * argument is still accepted and validated against `input`.
+   */
+  listed?: readonly Extract<keyof z.input<I>, string>[];
+  /** The description listed with that lean schema, when `description` speaks of arguments it leaves out. */
+  listedDescription?: string;
   output: O;
   bound: ResponseBound;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };

@@ -17,7 +17,6 @@ import { type BinderyDepsInput, type Caller, type ToolContext, withClock } from 
 import { fail } from './errors.ts';
 import { ToolSession } from './modes/session.ts';
 import { createRegistry } from './tools/registry.ts';
-import { toolListEntry } from './tools/listing.ts';
 import { clip } from './clip.ts';
 import { errorResult, runTool, type ToolRunObserver } from './tools/run.ts';
 import { callerProfiler, defaultProfiler, type RuntimeProfiler } from './footprint/runtime.ts';
@@ -167,6 +166,7 @@ export function createBinderyServer(given: BinderyDepsInput, options: ServerOpti
         return session.clientVersion;
       },
       visibleTools: () => session.listed().map((t) => t.name),
+      listedEntries: () => session.listedEntries(),
     },
     tools: registry,
     invoke: (name, args) => call(name, args),
@@ -226,7 +226,7 @@ export function createBinderyServer(given: BinderyDepsInput, options: ServerOpti
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     identify();
-    return { tools: session.listed().map(toolListEntry) };
+    return { tools: session.listedEntries() };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // A name no session could call is a protocol error (-32602); inside invoke_tool it stays a tool error.

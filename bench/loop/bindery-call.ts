@@ -6,8 +6,10 @@
 // (default: the QID). The corpus is imported once (as `bindery import` does) into a file database under
 // bench/loop/.cache/db keyed by the corpus and Bindery's source; each call runs on a copy of it, over the
 // MCP SDK's real Client (InMemoryTransport) in lazy mode. Tools that search_tools (or a direct call)
-// listed stay listed for the rest of the session: a small state file per session replays them, and the
-// definitions a call newly lists are printed after its response and counted (listedTokens).
+// listed stay listed for the rest of the session, and so do the full definitions of always-listed tools
+// a search showed (lazy mode lists those lean first): a small state file per session replays both, and
+// the definitions a call newly lists are printed after its response and counted (listedTokens; for a
+// lean definition replaced by the full one, the tokens it adds).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +18,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createDatabase, migrate } from '../../db/index.ts';
-import { createBinderyServer, parseConfig } from '../../core/index.ts';
+import { createBinderyServer, createRegistry, parseConfig } from '../../core/index.ts';
+import { leanListEntry } from '../../core/tools/listing.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { importDocument } from '../../core/services/import.ts';
 import { modelJson } from '../../core/footprint/definition.ts';
@@ -55,6 +58,18 @@ async function corpusDatabase(corpus: LoopCorpus): Promise<string> {
 
 const defs = (tools: Tool[]) => tools.map((t) => modelJson(t));
 
+/** What a session replays: tools enabled, and always-listed tools listed in full (older state files: the first only). */
+interface SessionState {
+  enabled: string[];
+  full: string[];
+}
+
+function readState(path: string): SessionState {
+  if (!existsSync(path)) return { enabled: [], full: [] };
+  const data = JSON.parse(readFileSync(path, 'utf8')) as string[] | SessionState;
+  return Array.isArray(data) ? { enabled: data, full: [] } : data;
+}
+
 main(async () => {
   const opts = parseOptions(process.argv.slice(2));
   const [tool, rawArgs] = opts.rest;
@@ -67,7 +82,8 @@ main(async () => {
 
   const stateDir = join(CACHE_DIR, 'sessions');
   const statePath = join(stateDir, `${corpus.name}-${opts.session.replace(/[^\w.-]/g, '_')}.json`);
-  const enabled: string[] = tool !== '--list-tools' && existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : [];
+  const state = tool === '--list-tools' ? { enabled: [], full: [] } : readState(statePath);
+  const enabled = state.enabled;
   const base = parseConfig({ BINDERY_DB_URL: `file:${work}`, BINDERY_TOOL_MODE: 'lazy' });
   const config = { ...base, alwaysTools: [...base.alwaysTools, ...enabled.filter((n) => !base.alwaysTools.includes(n))] };
   const database = createDatabase({ url: config.dbUrl });
@@ -80,6 +96,8 @@ main(async () => {
     await server.connect(b);
     const client = new Client({ name: 'loop-agent', version: '1.0.0' });
     await client.connect(a);
+    // An always-listed tool a search showed in full is shown again the same way (not logged).
+    for (const name of state.full) await client.callTool({ name: 'search_tools', arguments: { query: name, limit: 1 } });
     const before = (await client.listTools()).tools;
 
     if (tool === '--list-tools') {
@@ -114,15 +132,26 @@ main(async () => {
       isError = true;
     }
     const after = (await client.listTools()).tools;
-    const had = new Set(before.map((t) => t.name));
+    const had = new Map(before.map((t) => [t.name, modelJson(t)]));
     const added = after.filter((t) => !had.has(t.name));
+    const fuller = after.filter((t) => had.has(t.name) && had.get(t.name) !== modelJson(t));
     const addedLines = defs(added);
-    const listedTokens = addedLines.reduce((n, l) => n + tokens.count(l), 0);
+    const fullerLines = defs(fuller);
+    const listedTokens =
+      addedLines.reduce((n, l) => n + tokens.count(l), 0) +
+      fuller.reduce((n, t) => n + tokens.count(modelJson(t)) - tokens.count(had.get(t.name)!), 0);
     process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     if (added.length) process.stdout.write(`\n[tools/list changed: now also listed]\n${addedLines.join('\n')}\n`);
-    const nowEnabled = after.map((t) => t.name).filter((n) => !base.alwaysTools.includes(n));
+    if (fuller.length) process.stdout.write(`\n[tools/list changed: now listed in full]\n${fullerLines.join('\n')}\n`);
+    const registry = createRegistry();
+    const next: SessionState = {
+      enabled: after.map((t) => t.name).filter((n) => !base.alwaysTools.includes(n)),
+      full: after
+        .filter((t) => base.alwaysTools.includes(t.name) && modelJson(t) !== modelJson(leanListEntry(registry.get(t.name)!)))
+        .map((t) => t.name),
+    };
     mkdirSync(stateDir, { recursive: true });
-    writeFileSync(statePath, JSON.stringify(nowEnabled));
+    writeFileSync(statePath, JSON.stringify(next));
     writeLog(opts, 'bindery', {
       kind: 'call',
       tool,

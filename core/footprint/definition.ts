@@ -30,15 +30,22 @@ export function modelJson(entry: Tool): string {
   return JSON.stringify({ name: entry.name, description: entry.description, inputSchema: entry.inputSchema });
 }
 
+/** Hash and JSON of an entry object: Bindery's entries are built once, so a session's listing is hashed once. */
+const byEntry = new WeakMap<Tool, { json: string; hash: string; model: string }>();
+
 /** Token count of any `tools/list` entry (another server's, too) with the given counter. */
 export function countEntry(entry: Tool, tokens: TokenCounter): DefinitionCost {
-  const json = entryJson(entry);
-  const hash = sha256HexSync(json);
+  let known = byEntry.get(entry);
+  if (!known) {
+    const json = entryJson(entry);
+    known = { json, hash: sha256HexSync(json), model: modelJson(entry) };
+    byEntry.set(entry, known);
+  }
   return {
     name: entry.name,
-    hash,
-    modelTokens: cachedCount(`model:${hash}`, modelJson(entry), tokens),
-    tokens: cachedCount(hash, json, tokens),
+    hash: known.hash,
+    modelTokens: cachedCount(`model:${known.hash}`, known.model, tokens),
+    tokens: cachedCount(known.hash, known.json, tokens),
   };
 }
 

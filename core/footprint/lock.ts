@@ -1,8 +1,8 @@
 import type { BinderyConfig } from '../config.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import type { AnyTool, ResponseBound } from '../tools/define.ts';
-import { toolListEntry } from '../tools/listing.ts';
-import { definitionCost } from './definition.ts';
+import { leanListEntry, toolListEntry } from '../tools/listing.ts';
+import { countEntry, definitionCost } from './definition.ts';
 import { RISKS, staticProfile, summarizeProfiles, type Risk, type RiskThresholds } from './profile.ts';
 
 export const LOCKFILE_NAME = 'bindery.lock.json';
@@ -23,6 +23,11 @@ export interface LockedTool {
   risk: Risk;
   /** Argument name → whether a call must give it. */
   arguments: Record<string, 'required' | 'optional'>;
+  /**
+   * How lazy mode lists the tool while it is always-listed, when it names its everyday arguments: those
+   * arguments (every one in `arguments` is still accepted), the entry's hash and its model-visible tokens.
+   */
+  lean?: { arguments: string[]; hash: string; modelTokens: number };
 }
 
 /** `bindery.lock.json`: the tool surface and its token economics, as reviewed. */
@@ -53,6 +58,13 @@ export function toolArguments(tool: AnyTool): Record<string, 'required' | 'optio
   return out;
 }
 
+/** The lean listing of a tool that names its everyday arguments, as the lock records it. */
+function leanOf(tool: AnyTool, tokens: TokenCounter): NonNullable<LockedTool['lean']> {
+  const entry = leanListEntry(tool);
+  const cost = countEntry(entry, tokens);
+  return { arguments: Object.keys(entry.inputSchema.properties ?? {}), hash: cost.hash, modelTokens: cost.modelTokens };
+}
+
 /** Builds the lock for a tool surface (the counter's encoding is recorded; check with the same one). */
 export function buildLock(tools: readonly AnyTool[], tokens: TokenCounter, config: LockConfig): LockFile {
   const entries: Record<string, LockedTool> = {};
@@ -74,6 +86,7 @@ export function buildLock(tools: readonly AnyTool[], tokens: TokenCounter, confi
       worstCaseTokens: p.worstCaseTokens,
       risk: p.risk,
       arguments: toolArguments(tool),
+      ...(tool.listed ? { lean: leanOf(tool, tokens) } : {}),
     };
   });
   const s = summarizeProfiles(profiles);
@@ -160,6 +173,7 @@ export function diffLock(locked: LockFile, current: LockFile): LockChange[] {
     if (growth > GROWTH_LIMIT) add(name, 'RISKY', `definition grew ${sizes}`);
     else if (was.hash !== now.hash) add(name, 'SAFE', `definition changed: ${sizes}`);
     if (was.category !== now.category) add(name, 'SAFE', `category ${was.category} → ${now.category}`);
+    if (was.lean?.hash !== now.lean?.hash) add(name, 'SAFE', leanChange(was.lean, now.lean));
   }
   for (const name of Object.keys(current.tools)) {
     if (!locked.tools[name])
@@ -170,6 +184,14 @@ export function diffLock(locked: LockFile, current: LockFile): LockChange[] {
       );
   }
   return changes.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+}
+
+/** A change of a tool's lean listing, in words (the arguments stay accepted either way). */
+function leanChange(was: LockedTool['lean'], now: LockedTool['lean']): string {
+  const show = (l: NonNullable<LockedTool['lean']>) => `{${l.arguments.join(', ')}} ${l.modelTokens} model-visible tokens`;
+  if (!was) return `lazy mode lists it lean: ${show(now!)}`;
+  if (!now) return `lazy mode lists it in full (was lean: ${show(was)})`;
+  return `lean listing changed: ${show(was)} → ${show(now)}`;
 }
 
 /** A readable drift report for `bindery lock --check`. */

@@ -3,7 +3,7 @@ import type { TokenCounter } from '../tokens/counter.ts';
 import type { ToolRegistry } from '../context.ts';
 import type { BinderyConfig } from '../config.ts';
 import { PROXY_LISTED } from '../modes/session.ts';
-import { toolListEntry } from '../tools/listing.ts';
+import { leanListEntry, toolListEntry } from '../tools/listing.ts';
 import { countEntry } from './definition.ts';
 
 /** Tools that front a server in proxy mode, besides `help` (which only Bindery has). */
@@ -104,7 +104,8 @@ export function binderyMeasureInput(registry: ToolRegistry, config: Pick<Bindery
       .map((t) => toolListEntry(t!));
   return {
     tools: real.map((t) => ({ entry: toolListEntry(t), category: t.category })),
-    lazy: real.filter((t) => always.has(t.name)).map(toolListEntry),
+    // Lazy mode lists an always-listed tool lean (its everyday arguments) until a search shows it in full.
+    lazy: real.filter((t) => always.has(t.name)).map(leanListEntry),
     proxy: pick(PROXY_LISTED),
   };
 }

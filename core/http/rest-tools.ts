@@ -1,5 +1,6 @@
 import { HUMAN, type BinderyDeps, type Caller, type ToolContext, type ToolRegistry } from '../context.ts';
 import { createRegistry } from '../tools/registry.ts';
+import { toolListEntry } from '../tools/listing.ts';
 
 let registry: ToolRegistry | undefined;
 
@@ -18,7 +19,14 @@ export function restContext(deps: BinderyDeps, caller: Caller): ToolContext {
     log: deps.log ?? noLog,
     caller,
     provenance: () => HUMAN,
-    session: { mode: 'eager', modeReason: 'REST', clientName: null, clientVersion: null, visibleTools: () => tools.all.map((t) => t.name) },
+    session: {
+      mode: 'eager',
+      modeReason: 'REST',
+      clientName: null,
+      clientVersion: null,
+      visibleTools: () => tools.all.map((t) => t.name),
+      listedEntries: () => tools.all.map(toolListEntry),
+    },
     tools,
     invoke: () => Promise.reject(new Error('REST does not invoke tools from tools')),
     enableTools: () => [],

@@ -1,6 +1,8 @@
 import type { BinderyConfig, ToolMode } from '../config.ts';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/define.ts';
 import type { ToolRegistry } from '../context.ts';
+import { leanListEntry, toolListEntry } from '../tools/listing.ts';
 
 export type ActiveMode = Exclude<ToolMode, 'auto'>;
 
@@ -20,6 +22,8 @@ export class ToolSession {
   identified = false;
   /** Enabled by search or by a direct call, least recently used first. */
   private enabled: string[] = [];
+  /** Always-listed tools a search showed, listed with their full input schema from then on (lazy mode). */
+  private readonly full = new Set<string>();
   private readonly requested: ToolMode;
 
   constructor(
@@ -66,18 +70,36 @@ export class ToolSession {
     return real.filter((t) => names.has(t.name));
   }
 
+  /** Exactly what `tools/list` returns now: in lazy mode an always-listed tool is lean until a search shows it. */
+  listedEntries(): Tool[] {
+    return this.listed().map((t) => (this.lean(t) ? leanListEntry(t) : toolListEntry(t)));
+  }
+
+  /** Is this tool listed with only its everyday arguments (`listed`) right now? */
+  lean(tool: AnyTool): boolean {
+    return this.mode === 'lazy' && !!tool.listed && !this.full.has(tool.name) && this.config.alwaysTools.includes(tool.name);
+  }
+
   /** May this tool be called in this session? Real tools always; proxy tools only in proxy mode. */
   callable(tool: AnyTool): boolean {
     return tool.category !== 'proxy' || this.mode === 'proxy';
   }
 
-  /** Enables tools for the session (lazy mode); returns the names that were not listed before. */
+  /**
+   * Enables tools for the session (lazy mode); returns the names whose listing changed: tools not
+   * listed before, and always-listed tools now listed in full instead of lean.
+   */
   enable(names: string[]): string[] {
     if (this.mode !== 'lazy') return [];
     const always = new Set(this.config.alwaysTools);
     const added: string[] = [];
     for (const name of names) {
-      if (always.has(name) || !this.registry.get(name) || this.registry.get(name)!.category === 'proxy') continue;
+      const tool = this.registry.get(name);
+      if (tool && this.lean(tool)) {
+        this.full.add(name);
+        added.push(name);
+      }
+      if (always.has(name) || !tool || tool.category === 'proxy') continue;
       const at = this.enabled.indexOf(name);
       if (at >= 0) this.enabled.splice(at, 1);
       else added.push(name);

@@ -60,6 +60,29 @@ function isEmptySchema(value: unknown): boolean {
   return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
+const leanCache = new WeakMap<AnyTool, Tool>();
+
+/**
+ * The entry lazy mode lists for an always-listed tool until `search_tools` shows it in full: its input
+ * schema keeps only the tool's `listed` arguments and the required ones, with `listedDescription` if it
+ * has one (the full entry when the tool names no `listed`). The server still accepts and validates
+ * every argument against the full schema; the listed schema never says `additionalProperties: false`,
+ * so a client checking arguments against it accepts the unlisted ones too.
+ */
+export function leanListEntry(tool: AnyTool): Tool {
+  if (!tool.listed) return toolListEntry(tool);
+  let entry = leanCache.get(tool);
+  if (!entry) {
+    const full = toolListEntry(tool);
+    const schema = full.inputSchema;
+    const keep = new Set<string>([...tool.listed, ...(schema.required ?? [])]);
+    const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([name]) => keep.has(name)));
+    entry = { ...full, description: tool.listedDescription ?? full.description, inputSchema: { ...schema, properties } };
+    leanCache.set(tool, entry);
+  }
+  return entry;
+}
+
 /** Exactly what `tools/list` sends for a tool (computed once per definition). */
 export function toolListEntry(tool: AnyTool): Tool {
   let entry = cache.get(tool);

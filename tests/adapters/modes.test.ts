@@ -74,9 +74,11 @@ describe('lazy mode over stdio', () => {
   });
   afterAll(() => s.close());
 
-  test('the first tools/list holds only the always-listed tools', async () => {
+  test('the first tools/list holds only the always-listed tools, lean', async () => {
     expect(alwaysListed).toContain('search_tools');
     expect(sorted(await s.names())).toEqual(sorted(alwaysListed));
+    const search = (await s.client.listTools()).tools.find((t) => t.name === 'search_bindings')!;
+    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(['query', 'limit']);
   });
 
   test(`search_tools("${scenario.query}") enables ${scenario.tool}, notifies, and the next tools/list holds it`, async () => {

@@ -94,6 +94,21 @@ describe('the agents’ commands', () => {
       expect(calls[0].listedTokens).toBeGreaterThan(0);
       expect(calls[1].listedTokens).toBe(0);
       expect(calls[1].responseTokens).toBe(tokens.count(again.out.trimEnd()));
+
+      // An always-listed tool listed lean: a search shows it in full, counted as the tokens that adds, and it stays so.
+      const lean = defs.map((l) => JSON.parse(l)).find((t) => t.name === 'search_bindings');
+      const fuller = run('bindery-call.ts', ['search_tools', '{"query":"page through search results","limit":1}'], log, env);
+      expect(fuller.out).toContain('[tools/list changed: now listed in full]');
+      const full = JSON.parse(fuller.out.trimEnd().split('\n').at(-1)!);
+      expect(full.name).toBe('search_bindings');
+      expect(Object.keys(full.inputSchema.properties)).toEqual(
+        expect.arrayContaining([...Object.keys(lean.inputSchema.properties), 'tier']),
+      );
+      const third = entries(log).filter((e) => e.kind === 'call')[2];
+      expect(third.listedTokens).toBe(tokens.count(JSON.stringify(full)) - tokens.count(JSON.stringify(lean)));
+      const later = run('bindery-call.ts', ['search_bindings', '{"query":"recovery leave","tier":"0"}'], log, env);
+      expect(later.out).not.toContain('[tools/list changed');
+      expect(entries(log).filter((e) => e.kind === 'call')[3].listedTokens).toBe(0);
       rmSync(join(CACHE_DIR, 'sessions', `private-${session}.json`), { force: true });
     },
     SLOW,

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TOOLS } from '../../core/tools/registry.ts';
-import { toolListEntry } from '../../core/tools/listing.ts';
+import { leanListEntry, toolListEntry } from '../../core/tools/listing.ts';
 import { REPO } from '../stdio-client.ts';
 
 /** Paths of non-portable forms in a JSON Schema. */
@@ -44,6 +44,8 @@ describe('listed schemas are portable', () => {
       const entry = toolListEntry(tool);
       problems(entry.inputSchema, `${tool.name}.inputSchema`, found);
       problems(entry.outputSchema, `${tool.name}.outputSchema`, found);
+      // The lean listing lazy mode shows for an always-listed tool.
+      problems(leanListEntry(tool).inputSchema, `${tool.name}.inputSchema (lean)`, found);
     }
     expect(found).toEqual([]);
   });
@@ -54,34 +56,41 @@ describe('listed schemas are portable', () => {
     );
   });
 
-  test('MCP Inspector CLI --strict reports 0 warnings against the stdio server', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bindery-inspector-'));
-    try {
-      const bin = join(REPO, 'node_modules', '.bin', 'mcp-inspector');
-      const proc = Bun.spawn(
-        [
-          bin,
-          '--cli',
-          '--strict',
-          '--method',
-          'tools/list',
-          '-e',
-          `BINDERY_DB_URL=file:${join(dir, 'x.db')}`,
-          '-e',
-          'BINDERY_TOOL_MODE=eager',
-          '--cwd',
-          REPO,
-          process.execPath,
-          'adapters/stdio.ts',
-        ],
-        { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, stdout: 'pipe', stderr: 'pipe' },
-      );
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      expect({ code, stderr: stderr.split('\n').filter((l) => !l.startsWith('[bindery]') && l.trim()) }).toEqual({ code: 0, stderr: [] });
-      const listed = JSON.parse(stdout) as { tools: { name: string }[] };
-      expect(listed.tools).toHaveLength(29);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  test.each([
+    ['eager', 29],
+    ['lazy', 3],
+  ])(
+    'MCP Inspector CLI --strict reports 0 warnings against the stdio server (%s)',
+    async (mode, count) => {
+      const dir = mkdtempSync(join(tmpdir(), 'bindery-inspector-'));
+      try {
+        const bin = join(REPO, 'node_modules', '.bin', 'mcp-inspector');
+        const proc = Bun.spawn(
+          [
+            bin,
+            '--cli',
+            '--strict',
+            '--method',
+            'tools/list',
+            '-e',
+            `BINDERY_DB_URL=file:${join(dir, 'x.db')}`,
+            '-e',
+            `BINDERY_TOOL_MODE=${mode}`,
+            '--cwd',
+            REPO,
+            process.execPath,
+            'adapters/stdio.ts',
+          ],
+          { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, stdout: 'pipe', stderr: 'pipe' },
+        );
+        const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+        expect({ code, stderr: stderr.split('\n').filter((l) => !l.startsWith('[bindery]') && l.trim()) }).toEqual({ code: 0, stderr: [] });
+        const listed = JSON.parse(stdout) as { tools: { name: string }[] };
+        expect(listed.tools).toHaveLength(count);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

@@ -13,7 +13,18 @@ export const getBindingTool = defineTool({
   title: 'Get binding',
   category: 'binding',
   description: 'Read one section (§id), cut to maxTokens; or tier "1" card (default), "2" full text.',
-  aliases: ['read document', 'open binding', 'fetch doc', 'load content'],
+  aliases: [
+    'read document',
+    'open binding',
+    'fetch doc',
+    'load content',
+    'read an old version',
+    'full text of a document',
+    'page through a section',
+  ],
+  // Lazy mode lists these: most reads name a section; a tier or a version is rare, and the card is the default.
+  listed: ['id', 'section', 'maxTokens'],
+  listedDescription: 'Read one section (§id), cut to maxTokens.',
   input: z.strictObject({
     id: bindingId(),
     tier: tierField.default('1'),

@@ -46,7 +46,19 @@ export const searchBindingsTool = defineTool({
   title: 'Search bindings',
   category: 'binding',
   description: 'Search your documents: the best hit (limit: more), its best section §id (token cost), the passage that answers.',
-  aliases: ['find', 'look up', 'recall', 'query knowledge', 'what do I know about'],
+  aliases: [
+    'find',
+    'look up',
+    'recall',
+    'query knowledge',
+    'what do I know about',
+    'page through search results',
+    'more results',
+    'search one space',
+    'search results as cards or full text',
+  ],
+  // Lazy mode lists these (the rest is one search_tools away): every call gives a query, half a limit.
+  listed: ['query', 'limit'],
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
     space: z.string().min(1).max(80).optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { catalogOf, percentOf } from '../../footprint/catalog.ts';
-import { definitionCost } from '../../footprint/definition.ts';
+import { countEntry } from '../../footprint/definition.ts';
 import { contextView, n } from './footprint-views.ts';
 
 export const getActiveToolsetTool = defineTool({
@@ -24,11 +24,12 @@ export const getActiveToolsetTool = defineTool({
   async handler(_args, ctx) {
     const catalog = catalogOf(ctx.tools.all, ctx.tokens, ctx.config);
     const total = catalog.totalTokens;
-    const tools = ctx.session.visibleTools().flatMap((name) => {
-      const tool = ctx.tools.get(name);
+    // Counted over the entries tools/list returns now (lazy mode lists some tools lean).
+    const tools = ctx.session.listedEntries().flatMap((entry) => {
+      const tool = ctx.tools.get(entry.name);
       if (!tool) return [];
-      const { tokens, modelTokens } = definitionCost(tool, ctx.tokens);
-      return [{ name, category: tool.category, context: { modelTokens, tokens, percentTotal: percentOf(tokens, total) } }];
+      const { tokens, modelTokens } = countEntry(entry, ctx.tokens);
+      return [{ name: entry.name, category: tool.category, context: { modelTokens, tokens, percentTotal: percentOf(tokens, total) } }];
     });
     const sum = tools.reduce((s, t) => s + t.context.tokens, 0);
     const model = tools.reduce((s, t) => s + t.context.modelTokens, 0);

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { catalogOf, percentOf } from '../../footprint/catalog.ts';
-import { definitionCost } from '../../footprint/definition.ts';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { countEntry } from '../../footprint/definition.ts';
+import { leanListEntry, toolListEntry } from '../listing.ts';
+import type { AnyTool } from '../define.ts';
 import { PROXY_LISTED } from '../../modes/session.ts';
 import type { ToolContext } from '../../context.ts';
 import { contextView, n, riskView } from './footprint-views.ts';
@@ -20,15 +23,25 @@ const toolView = z.looseObject({
   runtime: z.looseObject({}).nullable(),
 });
 
-/** Tokens `tools/list` would cost in each mode (always-listed set for lazy, the proxy set for proxy). */
+/**
+ * Tokens `tools/list` would cost in each mode (always-listed set for lazy, as lazy mode first lists it:
+ * lean; the proxy set for proxy).
+ */
 export function modeCosts(ctx: ToolContext, eager: number, key: 'tokens' | 'modelTokens' = 'tokens') {
-  const cost = (names: readonly string[]) =>
+  const cost = (names: readonly string[], entry: (tool: AnyTool) => Tool) =>
     names.reduce((sum, name) => {
       const tool = ctx.tools.get(name);
-      return tool ? sum + definitionCost(tool, ctx.tokens)[key] : sum;
+      return tool ? sum + countEntry(entry(tool), ctx.tokens)[key] : sum;
     }, 0);
   const real = new Set(ctx.tools.all.filter((t) => t.category !== 'proxy').map((t) => t.name));
-  return { eager, lazy: cost(ctx.config.alwaysTools.filter((t) => real.has(t))), proxy: cost(PROXY_LISTED) };
+  return {
+    eager,
+    lazy: cost(
+      ctx.config.alwaysTools.filter((t) => real.has(t)),
+      leanListEntry,
+    ),
+    proxy: cost(PROXY_LISTED, toolListEntry),
+  };
 }
 
 export const listAvailableToolsTool = defineTool({
@@ -56,10 +69,9 @@ export const listAvailableToolsTool = defineTool({
     const visible = new Set(ctx.session.visibleTools());
     let listedTokens = 0;
     let listedModel = 0;
-    for (const name of visible) {
-      const tool = ctx.tools.get(name);
-      if (!tool) continue;
-      const cost = definitionCost(tool, ctx.tokens);
+    // What tools/list returns now, lean entries included.
+    for (const entry of ctx.session.listedEntries()) {
+      const cost = countEntry(entry, ctx.tokens);
       listedTokens += cost.tokens;
       listedModel += cost.modelTokens;
     }

@@ -26,6 +26,9 @@ export const searchToolsTool = defineTool({
   category: 'utility',
   description: 'Find more tools (write, sets, share…).',
   aliases: ['find tool', 'which tool', 'discover tools', 'enable tools', 'what can you do', 'capabilities'],
+  // Lazy mode lists the query only, and says the always-listed tools have more options than they list.
+  listed: ['query'],
+  listedDescription: 'Find more tools and options (write, sets, share…).',
   input: z.strictObject({
     query: text().trim().min(1, { message: 'must not be empty' }).max(500, { message: 'must be at most 500 characters' }),
     limit: z
@@ -60,7 +63,9 @@ export const searchToolsTool = defineTool({
       ctx,
     );
     const top = found.slice(0, lines.length);
-    // The best match goes last so it is the most recently used one if the cap evicts.
+    const before = new Set(ctx.session.visibleTools());
+    // The best match goes last so it is the most recently used one if the cap evicts. An always-listed
+    // tool listed lean (its everyday arguments only) is listed in full from now on.
     const enabled = mode === 'lazy' ? ctx.enableTools(top.map((m) => m.name).reverse()).reverse() : [];
     const visible = new Set(ctx.session.visibleTools());
     const matches = top.map(({ signature, ...m }) => ({ ...m, listed: visible.has(m.name), ...(signature ? { signature } : {}) }));
@@ -68,9 +73,13 @@ export const searchToolsTool = defineTool({
     if (matches.length === 0) pieces.push(line('No tool matches. Try other words; list_available_tools shows every tool.'));
     else if (mode === 'proxy') pieces.push(line('Call one with invoke_tool {name, arguments}.'));
     else if (mode === 'lazy') {
-      pieces.push(
-        line(enabled.length ? `Enabled for this session: ${enabled.join(', ')} (tools/list changed).` : 'All of them are listed already.'),
-      );
+      const added = enabled.filter((name) => !before.has(name));
+      const full = enabled.filter((name) => before.has(name));
+      const changed = [
+        ...(added.length ? [`Enabled for this session: ${added.join(', ')}`] : []),
+        ...(full.length ? [`Listed with all arguments now: ${full.join(', ')}`] : []),
+      ];
+      pieces.push(line(changed.length ? `${changed.join('; ')} (tools/list changed).` : 'All of them are listed already.'));
     } else pieces.push(line('All tools are listed: call them directly.'));
     return { pieces, data: { query: args.query, mode, matches, enabled } };
   },
