@@ -10,7 +10,9 @@ import type { Piece } from '../tokens/doc.ts';
 
 /** Why items were left out: a listing's did not fit; a query read's did not fit or matched nothing. */
 export type OmittedReason = 'over budget' | 'unmatched or over budget';
+/** A budgeted listing's reason. */
 export const OVER_BUDGET: OmittedReason = 'over budget';
+/** A query read's reason. */
 export const OVER_BUDGET_OR_NO_MATCH: OmittedReason = 'unmatched or over budget';
 
 /** The most omitted items the footer names one per line; the rest are counted. */

@@ -18,6 +18,7 @@ export function signInPage(status = 200): Response {
 
 const used = () => page(linkNotValidView(), 410, NO_REFERRER);
 
+/** The auth pages' routes (each a definePage or defineAction). */
 export const authRoutes: WebRoute[] = [
   {
     method: 'GET',

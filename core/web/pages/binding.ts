@@ -93,6 +93,7 @@ const diffPage = definePage({
   view: diffPageView,
 });
 
+/** The binding pages' routes (each a definePage or defineAction). */
 export const bindingRoutes: WebRoute[] = [
   { method: 'GET', path: new RegExp(`^/b/${ID}$`), page: bindingPage },
   { method: 'GET', path: new RegExp(`^/b/${ID}/diff$`), page: diffPage },

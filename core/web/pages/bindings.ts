@@ -80,6 +80,7 @@ async function newForm(ctx: WebContext, error?: string, status = 200): Promise<L
   return show({ user: ctx.user, spaces: await writableSpaces(ctx), form, error }, status);
 }
 
+/** The bindings pages' routes (each a definePage or defineAction). */
 export const listRoutes: WebRoute[] = [
   { method: 'GET', path: /^\/$/, public: true, page: definePage({ load: (ctx) => home(ctx), view: homeView }) },
   { method: 'GET', path: /^\/new$/, page: definePage({ load: (ctx) => newForm(ctx), view: newView }) },

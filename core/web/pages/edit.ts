@@ -29,6 +29,7 @@ const updateInput = z.strictObject({
   expectedVersion: z.number().int().min(1),
 });
 
+/** The edit pages' routes (each a definePage or defineAction). */
 export const editRoutes: WebRoute[] = [
   {
     method: 'GET',

@@ -107,6 +107,7 @@ function editsFrom(form: URLSearchParams, contents: { stored: { bindingId: strin
   }
 }
 
+/** The sets pages' routes (each a definePage or defineAction). */
 export const setRoutes: WebRoute[] = [
   { method: 'GET', path: /^\/sets$/, page: definePage({ load: (ctx) => list(ctx), view: setsView }) },
   {

@@ -22,6 +22,7 @@ export async function shareRowsOf(ctx: WebContext, target: string): Promise<Shar
   return (await callTool(ctx.tools(), TOOLS.list_shares, { target, limit: 100 })).shares.filter((s) => !s.revoked);
 }
 
+/** The shares pages' routes (each a definePage or defineAction). */
 export const shareRoutes: WebRoute[] = [
   {
     method: 'GET',

@@ -15,6 +15,7 @@ async function list(ctx: WebContext, error?: string): Promise<Loaded<SpacesData>
   return show({ user: ctx.user, spaces, form, error }, error ? 400 : 200);
 }
 
+/** The spaces pages' routes (each a definePage or defineAction). */
 export const spaceRoutes: WebRoute[] = [
   { method: 'GET', path: /^\/spaces$/, page: definePage({ load: (ctx) => list(ctx), view: spacesView }) },
   {

@@ -31,6 +31,7 @@ export interface LoginData {
   token: string;
 }
 
+/** The page a login link opens: one button that signs in. */
 export function loginView(d: LoginData): Html {
   return layout(
     'Sign in',

@@ -52,6 +52,7 @@ ${mine || ownerView ? postButton(user, `/comments/${c.id}/delete`, 'Delete', { c
 <div>${body}</div></article>`;
 }
 
+/** A binding's page. */
 export function bindingView(d: BindingData): Html {
   const { user, id, row, versions, comments, owner } = d;
   const current = row.number === row.currentVersion;
@@ -105,6 +106,7 @@ export interface DiffData {
   content: LineDiff;
 }
 
+/** The changes between two versions. */
 export function diffPageView(d: DiffData): Html {
   const { a, b, id } = d;
   const side = (r: BindingVersionRow) =>
@@ -124,6 +126,7 @@ export interface TrashData {
   deleted: boolean;
 }
 
+/** The deleted bindings, each with Restore. */
 export function trashView(d: TrashData): Html {
   const body = html`<h1>Deleted bindings</h1><p>Deleting hides a binding from reads, lists and search; its versions stay. Restore brings it back as it was.</p>
 ${d.rows.length ? html`<ul class="list">${d.rows.map((r) => html`<li><strong>${r.name}</strong> <span class="meta">@${r.spaceSlug} · v${r.currentVersion} · deleted ${when(r.deletedAt)}</span> ${postButton(d.user, `/b/${r.id}/restore`, 'Restore')}</li>`)}</ul>` : html`<p>Nothing deleted.</p>`}`;

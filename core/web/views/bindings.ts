@@ -34,6 +34,7 @@ export interface HomeData {
   older?: number;
 }
 
+/** `/`: the list or search results with their filters and paging. */
 export function homeView(d: HomeData): Html {
   const { q, spaceRef, filter } = d;
   const link = (o: number) =>
@@ -59,6 +60,7 @@ export interface NewData {
   error?: string;
 }
 
+/** The new-binding form. */
 export function newView(d: NewData): Html {
   const f = d.form;
   const body = html`<h1>New binding</h1>

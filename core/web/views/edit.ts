@@ -46,6 +46,7 @@ Nothing was overwritten. Your text is still in the form below. Compare, merge wh
 <h2>From theirs to yours</h2>${changes}`;
 }
 
+/** The edit page. */
 export function editView(e: EditData): Html {
   const { id, draft: d } = e;
   const form = html`<p class="meta"><a href="/b/${id}">← back to the binding</a></p><h1>Edit “${d.name}”</h1>

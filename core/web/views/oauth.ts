@@ -47,6 +47,7 @@ export interface ConsentData {
   grantsPath: string;
 }
 
+/** The consent page. */
 export function consentView(d: ConsentData): Html {
   const body = html`<h1>Allow <span id="client-name">${d.clientName}</span> to use Bindery as <span id="handle">@${d.handle}</span>?</h1>
 <p>It will be able to read and change everything you can in Bindery, through <code>${d.resource}</code>, until you revoke it.</p>
@@ -64,6 +65,7 @@ export interface SignInFirstData {
   back: string;
 }
 
+/** The "sign in first" page. */
 export function signInFirstView(d: SignInFirstData): Html {
   const body = html`<h1>Sign in to Bindery first</h1>
 <p><strong>${d.clientName}</strong> asks to use Bindery on your behalf. Bindery needs to know who you are before you can allow it.</p>
@@ -80,6 +82,7 @@ export interface GrantsData {
   grants: { name: string; createdAt: number; familyId: string }[];
 }
 
+/** The connected-apps page. */
 export function grantsView(d: GrantsData): Html {
   const rows = d.grants.map(
     (g) => html`<li><strong>${g.name}</strong> <span class="meta">since ${when(g.createdAt)} UTC</span>
@@ -100,6 +103,7 @@ export function grantsSignInView(): Html {
 /** GET /authorize: the consent page for a signed-in person, else how to sign in first. */
 export type AuthorizeData = ({ kind: 'consent' } & ConsentData) | ({ kind: 'sign-in' } & SignInFirstData);
 
+/** GET /authorize: consent, or sign in first. */
 export function authorizeView(d: AuthorizeData): Html {
   return d.kind === 'consent' ? consentView(d) : signInFirstView(d);
 }

@@ -22,6 +22,7 @@ export interface PublicPageData {
   textUrl: string;
 }
 
+/** A binding's public page. */
 export function publicPageView({ row, body, textUrl }: PublicPageData): Html {
   const provenance = row.model ? `${row.source} · ${row.model}` : row.source;
   const points = row.keyPoints.length ? html`<ul class="points">${row.keyPoints.map((k) => html`<li>${k}</li>`)}</ul>` : '';
@@ -46,6 +47,7 @@ export interface LinkIndexData {
   markdownUrl: string;
 }
 
+/** The link index page. */
 export function linkIndexView(d: LinkIndexData): Html {
   const list = joinHtml(
     d.items.map((i) => html`<li><a href="${i.publicUrl}">${i.name}</a><br><span class="meta">${i.summary}</span></li>`),

@@ -26,6 +26,7 @@ export interface SetsData {
   error?: string;
 }
 
+/** The sets page. */
 export function setsView(d: SetsData): Html {
   const body = html`<h1>Sets</h1>
 ${d.sets.length ? html`<ul class="list">${d.sets.map((s) => html`<li><a href="/sets/${s.id}"><strong>${s.name}</strong></a> <span class="meta">${s.space} · ${s.itemCount} item${s.itemCount === 1 ? '' : 's'} · updated ${when(s.updatedAt)}</span><div>${tierCosts(s.tierTokens)}</div></li>`)}</ul>` : html`<p>No sets yet.</p>`}
@@ -73,6 +74,7 @@ export interface SetData {
   path: string;
 }
 
+/** A set's page. */
 export function setView(d: SetData): Html {
   const { user, id, set, owner, budget: b } = d;
   const n = d.items.length;

@@ -34,6 +34,7 @@ const targetLink = (s: ShareView) => {
   return html`<a href="${path}">${s.target.label ?? s.target.id}</a>`;
 };
 
+/** The shares page. */
 export function sharesView({ user, incoming, mine }: SharesData): Html {
   const body = html`<h1>Shares</h1>
 <h2>Shared with you</h2>${
@@ -68,6 +69,7 @@ export interface LinkMadeData {
   back: string;
 }
 
+/** The page that shows a new public link once. */
 export function linkMadeView(d: LinkMadeData): Html {
   const body = html`<h1>Public link made</h1><p>Anyone with this link can ${d.permission === 'comment' ? 'read and comment on' : 'read'} ${d.label}. Copy it now: it is shown only once.</p>
 <p class="secret" id="share-link">${d.linkUrl}</p><p class="meta">Markdown: <span class="secret">${d.linkTextUrl}</span></p><p><a href="${d.back}">Done</a></p>`;

@@ -10,6 +10,7 @@ export interface SpacesData {
   error?: string;
 }
 
+/** The spaces page. */
 export function spacesView(d: SpacesData): Html {
   const body = html`<h1>Spaces</h1>
 <table><thead><tr><th scope="col">Space</th><th scope="col">Name</th><th scope="col">Visibility</th><th scope="col">Your access</th><th scope="col">Bindings</th></tr></thead><tbody>
