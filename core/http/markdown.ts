@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { html } from '../web/html.ts';
+import { html, trusted, type Html } from '../web/html.ts';
 
 /**
  * Limits on one render. markdown-it is linear but slow on hostile input (a megabyte of `![` takes
@@ -125,6 +125,11 @@ export function renderMarkdown(source: string, limits: RenderLimits = RENDER_LIM
   if (env.plain === 0) return html;
   const n = env.plain;
   return `${note(`${n} paragraph${n === 1 ? ' is' : 's are'} too long or too costly to format and ${n === 1 ? 'is' : 'are'} shown as plain text.`)}${html}`;
+}
+
+/** Markdown rendered as markup a view may insert as is (the renderer sanitizes; see renderMarkdown). */
+export function markdownHtml(source: string): Html {
+  return trusted(renderMarkdown(source));
 }
 
 function asText(source: string, why: string): string {

@@ -1,20 +1,16 @@
 import type { LinkScope } from '../../db/store/access.ts';
-import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { bindingUrls } from '../budget/tier.ts';
 import type { BinderyDeps, Caller } from '../context.ts';
 import { isLinkSecret, sha256Hex } from '../ids.ts';
 import { ANONYMOUS } from './auth.ts';
-import { html, htmlDocument, trusted } from '../web/html.ts';
+import { definePage, renderPage, show } from '../web/page.ts';
 import { htmlResponse, securityHeaders } from '../web/page-headers.ts';
+import { publicNotFoundView, publicPageView } from '../web/views/public.ts';
 import type { PageCache } from './page-cache.ts';
 import { freshCounts } from '../services/counts.ts';
 import { isPublicSpace, pageContent, readablePage } from '../services/public-pages.ts';
 
-const NOT_FOUND_HTML = htmlDocument(
-  'Not found · Bindery',
-  'public',
-  html`<h1>Not found</h1><p>There is no binding at this address, or you may not read it.</p>`,
-).value;
+const NOT_FOUND_HTML = publicNotFoundView().value;
 const NOT_FOUND_MD = 'Not found: there is no binding at this address, or you may not read it.\n';
 
 /** The one 404 for pages: the same bytes whether the binding is missing, deleted or private. */
@@ -48,53 +44,48 @@ export async function linkScope(secret: string | null | undefined): Promise<Link
  * owner and user-share holders (by key), by anyone for a public space, and through a public link only
  * with that link's secret (`secret`, from `?share=`); anything else is the one 404, reached through the
  * same query whether the binding is missing or hidden (their timing must not tell them apart).
- * The HTML of a version is rendered once and then served from `cache`.
+ * The HTML of a version is rendered once and then served from `cache`. The Markdown is the stored
+ * content itself, so the load answers it as it is; the HTML goes through the view.
  */
-export async function servePage(
-  deps: BinderyDeps,
-  caller: Caller | undefined,
-  space: string,
-  slug: string,
-  format: 'html' | 'md',
-  secret: string | null | undefined,
-  cache: PageCache,
-): Promise<Response> {
-  const links = await linkScope(secret);
-  // One query, no row alike for missing and hidden; the content is read only once the row is known to
-  // be readable (and for HTML only when the version's page is not cached).
-  const row = await readablePage(deps, (caller ?? ANONYMOUS).id, space, slug, links);
-  if (!row) return pageNotFound(format);
-  // The page shows the content's token count: counts made under other settings are recounted.
-  await freshCounts(deps, [row]);
-  // Shared caches may keep only what a public space shows to everyone: a page readable through a
-  // public link must stop being served the moment the link is revoked, and its address is a secret.
-  const publicSpace = !caller && links === 'none' && (await isPublicSpace(deps, row.spaceId));
-  const headers = {
-    'Cache-Control': publicSpace ? 'public, max-age=60' : 'private, no-store',
-    Vary: 'Authorization',
-    ETag: `"${row.versionId}"`,
-    // Referrer-Policy `no-referrer`: the address of a link-shared page is its key (page-headers.ts).
-    ...securityHeaders('public'),
-  };
-  const content = () => pageContent(deps, row);
-  if (format === 'md') return new Response(await content(), { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
-  const body = await cache.html(row.versionId, content);
-  const linkSecret = links === 'none' ? undefined : secret!;
-  return htmlResponse('public', pageHtml(row, body, deps.config.publicUrl, linkSecret), 200, headers);
-}
+export const publicPage = definePage({
+  async load(
+    deps: BinderyDeps,
+    caller: Caller | undefined,
+    space: string,
+    slug: string,
+    format: 'html' | 'md',
+    secret: string | null | undefined,
+    cache: PageCache,
+  ) {
+    const links = await linkScope(secret);
+    // One query, no row alike for missing and hidden; the content is read only once the row is known to
+    // be readable (and for HTML only when the version's page is not cached).
+    const row = await readablePage(deps, (caller ?? ANONYMOUS).id, space, slug, links);
+    if (!row) return pageNotFound(format);
+    // The page shows the content's token count: counts made under other settings are recounted.
+    await freshCounts(deps, [row]);
+    // Shared caches may keep only what a public space shows to everyone: a page readable through a
+    // public link must stop being served the moment the link is revoked, and its address is a secret.
+    const publicSpace = !caller && links === 'none' && (await isPublicSpace(deps, row.spaceId));
+    const headers = {
+      'Cache-Control': publicSpace ? 'public, max-age=60' : 'private, no-store',
+      Vary: 'Authorization',
+      ETag: `"${row.versionId}"`,
+      // Referrer-Policy `no-referrer`: the address of a link-shared page is its key (page-headers.ts).
+      ...securityHeaders('public'),
+    };
+    const content = () => pageContent(deps, row);
+    if (format === 'md') return new Response(await content(), { headers: { ...headers, 'Content-Type': 'text/markdown; charset=utf-8' } });
+    const body = await cache.html(row.versionId, content);
+    // The Markdown link carries the secret the page was opened with, so it opens for the same reader.
+    const { textUrl: plain } = bindingUrls(deps.config.publicUrl, row.spaceSlug, row.bindingSlug);
+    const textUrl = links === 'none' ? plain : `${plain}&share=${secret!}`;
+    return show({ row, body, textUrl }, 200, headers);
+  },
+  view: publicPageView,
+});
 
-function pageHtml(row: BindingVersionRow, body: string, publicBase: string, linkSecret: string | undefined): string {
-  // The Markdown link carries the secret the page was opened with, so it opens for the same reader.
-  const { textUrl: plain } = bindingUrls(publicBase, row.spaceSlug, row.bindingSlug);
-  const textUrl = linkSecret ? `${plain}&share=${linkSecret}` : plain;
-  const provenance = row.model ? `${row.source} · ${row.model}` : row.source;
-  const points = row.keyPoints.length ? html`<ul class="points">${row.keyPoints.map((k) => html`<li>${k}</li>`)}</ul>` : '';
-  const page = html`
-<header><p class="meta">@${row.spaceSlug} · <a href="${textUrl}">Markdown</a></p>
-<h1>${row.name}</h1>
-<p class="meta">Version ${row.number} · ${new Date(row.createdAt).toISOString().slice(0, 10)} · ${provenance} · ${row.contentTokenCount} tokens</p>
-<p class="summary">${row.summary}</p>${points}</header>
-<hr><main>
-${trusted(body)}</main>`;
-  return htmlDocument(`${row.name} · @${row.spaceSlug}`, 'public', page).value;
+/** Serves a public page (publicPage's load, then its view). */
+export function servePage(...args: Parameters<typeof publicPage.load>): Promise<Response> {
+  return renderPage(publicPage, args, (body, status, headers) => htmlResponse('public', body.value, status, headers));
 }

@@ -1,8 +1,9 @@
 import { listOAuthGrants, revokeUserOAuthFamily } from '../services/oauth.ts';
 import type { BinderyDeps } from '../context.ts';
 import { csrfOk, CSRF_FIELD, webUser } from '../web/session.ts';
-import { hidden, htmlPage } from './html.ts';
-import { html, when } from '../web/html.ts';
+import { defineAction, definePage, renderPage, show } from '../web/page.ts';
+import { grantsExpiredView, grantsSignInView, grantsView } from '../web/views/oauth.ts';
+import { oauthPage } from './respond.ts';
 import { PATHS } from './urls.ts';
 import { readForm } from './wire.ts';
 
@@ -10,30 +11,38 @@ import { readForm } from './wire.ts';
 // grant's refresh token and every access token from it at once (tokens are checked per request).
 
 /** GET /oauth/grants. */
-export async function handleGrantsGet(deps: BinderyDeps, request: Request): Promise<Response> {
-  const user = await webUser(deps, request);
-  if (!user)
-    return htmlPage(
-      'Connected apps',
-      html`<h1>Connected apps</h1><p><a href="/">Sign in to Bindery</a> to see the apps you allowed.</p>`,
-      401,
-    );
-  const grants = await listOAuthGrants(deps.db, user.caller.id, deps.now());
-  const rows = grants.map(
-    (g) => html`<li><strong>${g.clientName ?? g.clientId}</strong> <span class="meta">since ${when(g.createdAt)} UTC</span>
-<form method="post" action="${PATHS.grants}" class="inline">${hidden('family', g.familyId)}${hidden(CSRF_FIELD, user.csrf)}<button type="submit">Revoke</button></form></li>`,
-  );
-  const list = grants.length ? html`<ul>${rows}</ul>` : html`<p>No app is connected.</p>`;
-  return htmlPage('Connected apps', html`<p><a href="/">← Bindery</a></p><h1>Apps using Bindery as @${user.caller.handle}</h1>${list}`);
+export const grantsPage = definePage({
+  async load(deps: BinderyDeps, request: Request) {
+    const user = await webUser(deps, request);
+    if (!user) return oauthPage(grantsSignInView(), 401);
+    const grants = await listOAuthGrants(deps.db, user.caller.id, deps.now());
+    return show({
+      handle: user.caller.handle,
+      csrf: user.csrf,
+      grantsPath: PATHS.grants,
+      grants: grants.map((g) => ({ name: g.clientName ?? g.clientId, createdAt: g.createdAt, familyId: g.familyId })),
+    });
+  },
+  view: grantsView,
+});
+
+/** Serves GET /oauth/grants. */
+export function handleGrantsGet(deps: BinderyDeps, request: Request): Promise<Response> {
+  return renderPage(grantsPage, [deps, request], oauthPage);
 }
 
 /** POST /oauth/grants: revokes one of the person's grants. */
-export async function handleGrantsPost(deps: BinderyDeps, request: Request): Promise<Response> {
+export const revokeGrantAction = defineAction(async (deps: BinderyDeps, request: Request) => {
   const user = await webUser(deps, request);
   const form = await readForm(request);
   if (!user || 'error' in form || !csrfOk(deps, request, user, form.get(CSRF_FIELD)))
-    return htmlPage('Try again', html`<h1>That form has expired</h1><p><a href="${PATHS.grants}">Back to connected apps</a></p>`, 403);
+    return oauthPage(grantsExpiredView(PATHS.grants), 403);
   const family = form.get('family') ?? '';
   await revokeUserOAuthFamily(deps.db, user.caller.id, family, deps.now());
   return new Response(null, { status: 303, headers: { Location: PATHS.grants, 'Cache-Control': 'no-store' } });
+});
+
+/** Serves POST /oauth/grants. */
+export function handleGrantsPost(deps: BinderyDeps, request: Request): Promise<Response> {
+  return renderPage(revokeGrantAction, [deps, request], oauthPage);
 }

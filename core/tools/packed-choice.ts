@@ -8,7 +8,7 @@ import { tierCost, type Tier } from '../budget/tier.ts';
 import type { ToolContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { line, type Piece } from '../tokens/doc.ts';
-import { listingFooter, type ListingFooter } from './omitted-footer.ts';
+import { footerCosts, listingText, type CountedFooter } from './omitted-footer.ts';
 
 export interface ListingRequest {
   header: Piece[];
@@ -72,7 +72,7 @@ export function omittedPrices(req: ListingRequest): { id: string; tokens: number
 export interface Choice {
   result: PackResult;
   framing: Framing;
-  footer: ListingFooter | undefined;
+  footer: CountedFooter | undefined;
   notes: Piece[];
 }
 
@@ -106,10 +106,11 @@ export function chooseTiers(req: ListingRequest, ctx: ToolContext, costs: TierCo
     }
     return last!;
   };
-  let footer: ListingFooter | undefined = budgeted ? listingFooter(footerRows, req.priceTier ?? req.tier, ctx.tokens, false) : undefined;
+  const text = listingText(footerRows, req.priceTier ?? req.tier);
+  let footer: CountedFooter | undefined = budgeted ? footerCosts(text, ctx.tokens, false) : undefined;
   let { result, framing } = packFramed(footer ?? NO_FOOTER);
   if (footer && !footer.exact(result.footer, result.chosen.filter((t) => t === null).length)) {
-    footer = listingFooter(footerRows, req.priceTier ?? req.tier, ctx.tokens, true);
+    footer = footerCosts(text, ctx.tokens, true);
     ({ result, framing } = packFramed(footer));
   }
   const notes: Piece[] = [];

@@ -5,11 +5,11 @@ import { line, type Piece } from '../tokens/doc.ts';
 import { paginate } from '../cursor.ts';
 import { bindingAt, type BindingView } from './views.ts';
 import { freshCounts, loadSections, missingContents } from '../services/counts.ts';
-import { footerPieces } from './omitted-footer.ts';
+import { footerPieces, listingText } from './omitted-footer.ts';
 import { CAP_RESERVE } from './cap-lines.ts';
 import { chooseTiers, omittedPrices, rowCosts, type Choice, type ListingRequest, type TierCosts } from './packed-choice.ts';
 
-export { FOOTER_HEAD, MAX_FOOTER_LINES, countLine, moreLine, omitLine } from './omitted-footer.ts';
+export { MAX_FOOTER_LINES } from './omitted-footer.ts';
 export type { ListingRequest, RowExtra } from './packed-choice.ts';
 
 export interface PackedItem {
@@ -107,10 +107,9 @@ async function renderListing(
   if (footer)
     pieces.push(
       ...footerPieces(
-        footerRows,
+        listingText(footerRows, req.priceTier ?? req.tier),
         omitted.map((o) => o.index),
         result.footer,
-        req.priceTier ?? req.tier,
         footer,
       ),
     );

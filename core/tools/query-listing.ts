@@ -8,13 +8,12 @@ import { loadedSections, tierObject } from '../budget/tier.ts';
 import type { ToolContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { freshCounts, loadSections, missingContents } from '../services/counts.ts';
-import { line, type Piece } from '../tokens/doc.ts';
+import type { Piece } from '../tokens/doc.ts';
 import type { BudgetReport, OmittedItem, PackedItem } from './packed-list.ts';
 import { facts, type BindingView } from './views.ts';
 import { CAP_RESERVE } from './cap-lines.ts';
-
-const NOT_SHOWN_HEAD = 'Not shown (fetch them by id later):\n';
-const MAX_NOT_SHOWN_LINES = 10;
+import { footerCosts, footerPieces, OVER_BUDGET_OR_NO_MATCH, type FooterText } from './omitted-footer.ts';
+import { footerTokens, planFooter } from '../budget/footer.ts';
 
 export interface QueryRequest {
   header: Piece[];
@@ -119,11 +118,10 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
     const b = best.get(k);
     return b ? `best match "${indexes[k]!.sections[b.i]!.id}" needs ${itemTokens[k]! + b.tokens} tokens` : 'no section matches the query';
   };
-  const noteLine = (k: number) => `- ${req.rows[k]!.bindingId} · ${reason(k)}\n`;
-  const moreLine = (m: number) => `- …and ${m} more (all in _meta.context.budget.omitted)\n`;
-  const countLine = (m: number) => `Not shown: ${m} item${m === 1 ? '' : 's'} (ids and costs in _meta.context.budget.omitted).\n`;
-  const memo = new Map<string, number>();
-  const memoCount = (key: string, text: () => string) => memo.get(key) ?? (memo.set(key, ctx.tokens.count(text())), memo.get(key)!);
+  // The footer every budgeted answer ends with (omitted-footer.ts), each item named with why it is left
+  // out; counted exactly for each number of items (a query reads few items, so the lines are few).
+  const footerText: FooterText = { reason: OVER_BUDGET_OR_NO_MATCH, line: (k) => `- ${req.rows[k]!.bindingId} · ${reason(k)}\n` };
+  const footer = footerCosts(footerText, ctx.tokens, true);
 
   /** One packing with a framing: full notes name each item left out; compact ones count them. */
   const packWith = (framing: Piece[], compact: boolean) => {
@@ -133,11 +131,8 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
     const noteTokens = (skip = -1) => {
       const left = leftOut(skip);
       if (left.length === 0) return 0;
-      if (compact) return memoCount(`c${left.length}`, () => countLine(left.length));
-      let n = memoCount('head', () => NOT_SHOWN_HEAD);
-      for (const k of left.slice(0, MAX_NOT_SHOWN_LINES)) n += memoCount(`l${k}`, () => noteLine(k));
-      if (left.length > MAX_NOT_SHOWN_LINES) n += memoCount(`m${left.length}`, () => moreLine(left.length - MAX_NOT_SHOWN_LINES));
-      return n;
+      // The full framing names the items (up to MAX_FOOTER_LINES, then "…and N more"); the compact one counts them.
+      return compact ? footer.countTokens(left.length) : footerTokens(footer, left);
     };
     let items = 0;
     if (fixed + noteTokens() <= budget) {
@@ -238,12 +233,8 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
     tokens: best.has(k) ? itemTokens[k]! + best.get(k)!.tokens : 0,
     reason: reason(k),
   }));
-  if (left.length && p.compact) pieces.push(line(countLine(left.length)));
-  else if (left.length) {
-    pieces.push(line(NOT_SHOWN_HEAD));
-    for (const k of left.slice(0, MAX_NOT_SHOWN_LINES)) pieces.push(line(noteLine(k)));
-    if (left.length > MAX_NOT_SHOWN_LINES) pieces.push(line(moreLine(left.length - MAX_NOT_SHOWN_LINES)));
-  }
+  const plan = p.compact ? { named: 0, tokens: footer.countTokens(left.length) } : planFooter(footer, left, Infinity);
+  pieces.push(...footerPieces(footerText, left, plan, footer));
   const cutShown = order.some((k) => shown[k]!.some((c) => c.cut));
   const used = p.fixed + p.items + p.noteTokens();
   return {

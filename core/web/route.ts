@@ -1,11 +1,12 @@
 import type { BinderyDeps, ToolContext } from '../context.ts';
 import type { CoreDeps } from '../services/bindings.ts';
+import type { Page } from './page.ts';
 import type { WebUser } from './session.ts';
 
 // The shapes every web page shares: the router builds a WebContext per request and dispatches to the
 // pages' WebRoutes. Kept apart from the router so pages and router do not import each other.
 
-/** What a page handler gets for one request. */
+/** What a page's load gets for one request. */
 export interface WebContext {
   deps: BinderyDeps;
   core: CoreDeps;
@@ -19,10 +20,16 @@ export interface WebContext {
   tools(): ToolContext;
 }
 
+/**
+ * A web-app page: loaded with the request and the path's match, viewed in the app's frame. `any` by
+ * default: the route table holds pages of every data type, and each page's load and view agree on theirs.
+ */
+export type WebPage<D = any> = Page<[ctx: WebContext, match: RegExpExecArray], D>;
+
 export interface WebRoute {
   method: 'GET' | 'POST';
   path: RegExp;
   /** Runs without a session (sign-in pages). */
   public?: boolean;
-  handle(ctx: WebContext, match: RegExpExecArray): Promise<Response>;
+  page: WebPage;
 }

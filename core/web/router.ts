@@ -5,8 +5,9 @@ import { readBodyLimited } from '../http/guard.ts';
 import { restContext } from '../http/rest-tools.ts';
 import type { CoreDeps } from '../services/bindings.ts';
 import { APP_CSS, APP_JS, FAVICON_SVG } from './assets.ts';
-import { html } from './html.ts';
-import { layout, notFound, page } from './layout.ts';
+import { renderPage } from './page.ts';
+import { notFound, page } from './respond.ts';
+import { cannotView, failedView, notAllowedView, refusedView, tooLargeView } from './views/errors.ts';
 import { csrfOk, CSRF_FIELD, webUser } from './session.ts';
 import { authRoutes, signInPage } from './pages/auth.ts';
 import { bindingRoutes } from './pages/binding.ts';
@@ -21,7 +22,6 @@ import { spaceRoutes } from './pages/spaces.ts';
 // writes through core/services with provenance human. Anything a person may not read answers the one
 // 404 page. Every state change is a POST carrying the session's CSRF secret from our own Origin.
 
-/** What a page handler gets. */
 const ROUTES: WebRoute[] = [...authRoutes, ...listRoutes, ...bindingRoutes, ...editRoutes, ...setRoutes, ...shareRoutes, ...spaceRoutes];
 
 const WEB_PATH =
@@ -74,7 +74,7 @@ export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Re
   }
   if (!matched) {
     const known = ROUTES.some((r) => r.path.test(path));
-    if (known) return page(layout('Not allowed', user, html`<h1>Method not allowed</h1>`), 405, { Allow: 'GET, POST' });
+    if (known) return page(notAllowedView(user), 405, { Allow: 'GET, POST' });
     return notFound(user);
   }
   const { route, m } = matched;
@@ -82,26 +82,17 @@ export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Re
   let form = new URLSearchParams();
   if (method === 'POST') {
     const read = await readBodyLimited(request, deps.config.http.maxBodyBytes);
-    if (!read.ok)
-      return page(layout('Too large', user, html`<h1>Too large</h1><p>The form was over the size limit.</p>`), read.tooLarge ? 413 : 400);
+    if (!read.ok) return page(tooLargeView(user), read.tooLarge ? 413 : 400);
     form = new URLSearchParams(read.text);
     // Sign-in pages check their own Origin; every other form needs the session's CSRF secret too.
-    if (user && !route.public && !csrfOk(deps, request, user, form.get(CSRF_FIELD))) {
-      return page(
-        layout(
-          'Refused',
-          user,
-          html`<h1>Refused</h1><p>This form was not sent from a page of this site (or the page is stale). Go back, reload and try again.</p>`,
-        ),
-        403,
-      );
-    }
+    if (user && !route.public && !csrfOk(deps, request, user, form.get(CSRF_FIELD))) return page(refusedView(user), 403);
   }
   const core: CoreDeps = deps;
   let tools: ToolContext | undefined;
   const ctx: WebContext = { deps, core, request, url, user: user!, form, tools: () => (tools ??= restContext(deps, user!.caller)) };
   try {
-    return await route.handle(ctx, m);
+    // The page's load reads and checks; its view renders what the load found (core/web/page.ts).
+    return await renderPage(route.page, [ctx, m], page);
   } catch (err) {
     return errorPage(ctx, err);
   }
@@ -111,17 +102,10 @@ export async function handleWeb(deps: BinderyDeps, request: Request): Promise<Re
 export function errorPage(ctx: WebContext, err: unknown): Response {
   if (!(err instanceof BinderyError)) {
     ctx.deps.log?.error('web request failed', err);
-    return page(layout('Error', ctx.user, html`<h1>Something went wrong</h1><p>Nothing was changed. Try again.</p>`), 500);
+    return page(failedView(ctx.user), 500);
   }
   if (err.code === 'NOT_FOUND' && err.field !== 'user') return notFound(ctx.user);
   // A NOT_FOUND still here names a form field (an unknown user to share with): the form's input was bad.
   const status = err.code === 'NOT_FOUND' ? 400 : HTTP_STATUS[err.code];
-  return page(
-    layout(
-      'Cannot do that',
-      ctx.user,
-      html`<h1>Cannot do that</h1><p class="error" role="alert">${err.message}</p><p><a href="/">Back to your bindings</a></p>`,
-    ),
-    status,
-  );
+  return page(cannotView(ctx.user, err.message), status);
 }

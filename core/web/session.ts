@@ -1,6 +1,7 @@
 import type { BinderyDeps, Caller } from '../context.ts';
 import { b64url, constantTimeEqual } from '../encoding.ts';
 import { sha256Hex } from '../ids.ts';
+import { CSRF_FIELD } from './views/layout.ts';
 import { endWebSession, liveSession, loginLinkOpen, openWebSession, storeLoginLink, useLoginLink } from '../services/web-sessions.ts';
 
 // Sign-in for people (the web app, and the OAuth consent page). A one-time login link, printed by
@@ -17,8 +18,8 @@ export const SESSION_IDLE_MS = 14 * 24 * 3600_000;
 /** The expiry slides forward at most this often (one write a minute per session, not per request). */
 const TOUCH_EVERY_MS = 60_000;
 
-/** The form field (and header, for scripts) that carries the CSRF secret. */
-export const CSRF_FIELD = 'csrf';
+// The form field that carries the CSRF secret is named where forms are written (views/layout.ts).
+export { CSRF_FIELD };
 
 const secret = () => b64url(crypto.getRandomValues(new Uint8Array(32)));
 const isSecret = (v: string) => /^[A-Za-z0-9_-]{43}$/.test(v);

@@ -179,7 +179,8 @@ describe('advertised prices', () => {
       if (h.match) check(`search ${h.id} sectionTokens`, h.match.sectionTokens, await sectionCost(h.id, h.match.section));
 
     // A query read's "best match X needs N tokens": that item alone, shown by that section, in a roomy answer less its heading.
-    const tight = await ok(mcp, 'get_bindings', { ids, query: 'vinegar limescale', maxTokens: 150 });
+    const tight = await ok(mcp, 'get_bindings', { ids, query: 'vinegar limescale', maxTokens: 170 });
+    console.log('TIGHT<<' + textOf(tight._result) + '>>', JSON.stringify(contextOf(tight._result).budget));
     const needs = [...textOf(tight._result).matchAll(/^- (bnd_\w+) · best match "([^"]+)" needs (\d+) tokens$/gm)];
     expect(needs.length).toBeGreaterThan(0);
     for (const [, id, s, n] of needs) {

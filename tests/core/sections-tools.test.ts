@@ -145,7 +145,7 @@ describe('query packing', () => {
     expect(r.budget.omitted.map((o: { id: string }) => o.id).sort()).toEqual([ids[0], ids[2]].sort());
     expect(r.budget.omitted[0].reason).toBe('no section matches the query');
     const text = textOf(r._result);
-    expect(text.indexOf('Section "caching"')).toBeLessThan(text.indexOf('Not shown'));
+    expect(text.indexOf('Section "caching"')).toBeLessThan(text.indexOf('Omitted (unmatched or over budget'));
     expect(text).toMatch(/<content fence="[^"]+" section="caching">/);
   });
 

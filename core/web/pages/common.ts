@@ -1,6 +1,8 @@
+import { tierCost, type BlockCounts } from '../../budget/tier.ts';
 import { callTool } from '../../tools/call.ts';
 import { TOOLS } from '../../tools/registry.ts';
 import type { WebContext } from '../route.ts';
+import type { TierCosts } from '../views/layout.ts';
 
 export interface SpaceItem {
   id: string;
@@ -26,4 +28,9 @@ export async function spaceOptions(ctx: WebContext): Promise<SpaceItem[]> {
 /** The spaces a person owns (where they may write). */
 export async function writableSpaces(ctx: WebContext): Promise<SpaceItem[]> {
   return (await spaceOptions(ctx)).filter((s) => s.access === 'owner');
+}
+
+/** A binding's exact stored cost at each tier, as the pages show it. */
+export function costsOf(row: BlockCounts): TierCosts {
+  return { '1': tierCost(row, '1'), '1.5': tierCost(row, '1.5'), '2': tierCost(row, '2') };
 }
