@@ -1,7 +1,7 @@
 import type { TokenCounter } from '../tokens/counter.ts';
 import type { SectionSpan } from '../budget/sections.ts';
 import { oneLine } from '../budget/card-cut.ts';
-import { DENSE, rankedSpans, scoreSections, sectionBody, termCounts, termHits } from './score.ts';
+import { DENSE, HAS_TEXT, rankedSpans, scoreSections, sectionBody, termCounts, termHits } from './score.ts';
 
 // Query-focused excerpts, computed at query time for the hits a search shows. Pure: no I/O.
 
@@ -161,7 +161,7 @@ export function units(body: string): Unit[] {
     }
   }
   flush();
-  return out.filter((u) => /[\p{L}\p{N}]/u.test(u.text));
+  return out.filter((u) => HAS_TEXT.test(u.text));
 }
 
 /** A unit as it is scored and quoted: a table row after its header row. */

@@ -78,7 +78,8 @@ export function sectionBody(content: string, s: Pick<SectionSpan, 'start' | 'end
   return lines.join('\n');
 }
 
-const HAS_TEXT = /[\p{L}\p{N}]/u;
+/** A body with something to read: a letter or digit, or a symbol beyond ASCII (box drawing, emoji), not only Markdown punctuation. */
+export const HAS_TEXT = /[\p{L}\p{N}]|[^\p{ASCII}\s]/u;
 
 /**
  * Scores of sections against the query's terms (analyzer.queryTerms): BM25 (k1 1.2, b 0.75) over the

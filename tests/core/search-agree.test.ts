@@ -122,6 +122,33 @@ describe('search and query reads agree (one analyzer, one scorer)', () => {
     expect(m.search?.excerpt.length).toBeGreaterThan(0);
   });
 
+  test('a body of drawing characters is a body: the section it sits under can be the match', async () => {
+    const doc = [
+      '# Boxes',
+      '',
+      'Boxes for use in the terminal, each a set of corner and edge characters.',
+      '',
+      '## single',
+      '',
+      '```',
+      '┌────┐',
+      '└────┘',
+      '```',
+      '',
+      '## round',
+      '',
+      '```',
+      '╭────╮',
+      '╰────╯',
+      '```',
+    ].join('\n');
+    const id = (await ok(client, 'create_binding', { name: 'Boxes', content: doc, summary: 'Terminal boxes.' })).binding.id;
+    const m = await bothMatches(id, 'round');
+    expect(m.search?.section).toBe('round');
+    expect(m.search?.excerpt).toContain('╭────╮');
+    expect(m.read).toBe('round');
+  });
+
   test('a heading the question nearly quotes is found, though other sections repeat its other words', async () => {
     for (const [q, want] of [
       ['how many days of recovery leave do I get after a release night page', '6-2-recovery-leave'],
