@@ -103,3 +103,32 @@ describe('section reads never come back empty', () => {
     }
   });
 });
+
+describe('a budgeted read of a whole binding (maxTokens without section)', () => {
+  test('gives the fullest tier that fits, exactly counted, and refuses only a budget below the card', async () => {
+    const id = (await ok(client, 'create_binding', { name: 'Travel policy whole', content: policy(9), summary: 'How to travel for work.' }))
+      .binding.id;
+    const full = await call(client, 'get_binding', { id, tier: '2' });
+    const withOutline = await call(client, 'get_binding', { id, tier: '1.5' });
+    const plain = await call(client, 'get_binding', { id });
+    const cost = (r: Awaited<ReturnType<typeof call>>) => contextOf(r).response.tokens as number;
+    expect(cost(plain)).toBeLessThan(Math.min(cost(full), cost(withOutline)));
+    // Each budget gets the fullest tier (2, then 1.5, then 1) whose whole text fits, byte for byte that tier's read.
+    const order = [full, withOutline, plain];
+    for (const maxTokens of [cost(full), cost(full) - 1, cost(withOutline), cost(withOutline) - 1, cost(plain)]) {
+      const want = order.find((r) => cost(r) <= maxTokens)!;
+      const r = await call(client, 'get_binding', { id, maxTokens });
+      expect(r.isError).toBeFalsy();
+      expect(textOf(r)).toBe(textOf(want));
+      const budget = contextOf(r).budget;
+      expect(budget.usedTokens).toBe(cost(want));
+      expect(budget.usedTokens).toBeLessThanOrEqual(maxTokens);
+    }
+    // A tier asked for is where the fall starts; below the card the error names the field and the card's cost.
+    const big = Math.max(cost(full), cost(withOutline));
+    expect(textOf(await call(client, 'get_binding', { id, tier: '1.5', maxTokens: big }))).toBe(textOf(withOutline));
+    const tooSmall = await call(client, 'get_binding', { id, maxTokens: 50 });
+    expect(tooSmall.isError).toBe(true);
+    expect(textOf(tooSmall)).toContain(`maxTokens: is below this binding's card (${cost(plain)} tokens)`);
+  });
+});

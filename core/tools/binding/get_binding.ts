@@ -7,12 +7,18 @@ import { renderBindingAtTier } from './render-paged.ts';
 import { renderSectionRead } from './render-section.ts';
 import { checkBudget } from '../packed-list.ts';
 import { fail } from '../../errors.ts';
+import type { ToolContext } from '../../context.ts';
+import { tierCost, type Tier } from '../../budget/tier.ts';
+import { freshCounts, loadSections, missingContents } from '../../services/counts.ts';
+import { bindingAt } from '../views.ts';
+import { PAGE_MARGIN } from './render-paged.ts';
 
 export const getBindingTool = defineTool({
   name: 'get_binding',
   title: 'Get binding',
   category: 'binding',
-  description: 'Read one section (§id), cut to maxTokens; or tier "1" card (default), "2" full text.',
+  description:
+    'Read one section (§id), cut to maxTokens; or tier "1" card (default), "2" full text (maxTokens alone: the fullest that fits).',
   aliases: [
     'read document',
     'open binding',
@@ -27,7 +33,7 @@ export const getBindingTool = defineTool({
   listedDescription: 'Read one section (§id), cut to maxTokens.',
   input: z.strictObject({
     id: bindingId(),
-    tier: tierField.default('1'),
+    tier: tierField.optional(),
     version: z.number().int().min(1, { message: 'must be 1 or more' }).optional(),
     section: sectionIdField().optional(),
     cursor: cursorSchema().optional(),
@@ -39,16 +45,16 @@ export const getBindingTool = defineTool({
   storedTextOnly: true,
   async handler(args, ctx) {
     checkBudget(args.maxTokens, ctx);
-    if (args.maxTokens !== undefined && args.section === undefined)
-      throw fail.invalid('maxTokens', 'applies to a section read; give section too (or use get_bindings {ids, maxTokens} for tiers)');
+    const tier = args.tier ?? '1';
+    if (args.maxTokens !== undefined && args.section === undefined) return fittedRead(args, args.maxTokens, ctx);
     const row = await readBinding(ctx, ctx.caller, args.id, {
       version: args.version,
-      withContent: args.tier === '2' || args.section !== undefined,
+      withContent: tier === '2' || args.section !== undefined,
     });
     const { pieces, view } =
       args.section !== undefined
         ? await renderSectionRead(row, args.section, ctx, args.cursor, args.maxTokens)
-        : await renderBindingAtTier(row, args.tier, ctx, args.cursor);
+        : await renderBindingAtTier(row, tier, ctx, args.cursor);
     if (args.maxTokens === undefined) return { pieces, data: { binding: view }, meta: bindingMeta(row, ctx) };
     // A budgeted section read reports its budget; every piece of it carries its exact count.
     const used = pieces.reduce((n, p) => n + (p.tokens ?? ctx.tokens.count(p.text)), 0);
@@ -64,3 +70,38 @@ export const getBindingTool = defineTool({
     return { pieces, data: { binding: view }, meta: { ...bindingMeta(row, ctx), budget } };
   },
 });
+
+/** Tiers from the fullest down, as a budgeted read falls back through them. */
+const FALLBACK: readonly Tier[] = ['2', '1.5', '1'];
+
+/**
+ * A budgeted read of the whole binding (no section): the fullest tier, from the one asked for (tier 2
+ * when none was) down to the card, whose stored cost fits maxTokens and, for the full text, the
+ * response cap (a longer text is read by sections). The outline of tier 1.5 names each section's id
+ * and cost, so the next read can be the section that answers. Below the card: INVALID_INPUT.
+ */
+async function fittedRead(args: { id: string; tier?: Tier; version?: number; cursor?: string }, maxTokens: number, ctx: ToolContext) {
+  if (args.cursor !== undefined) throw fail.invalid('cursor', 'pages a read without maxTokens; omit cursor or maxTokens');
+  const row = await readBinding(ctx, ctx.caller, args.id, { version: args.version, withContent: false });
+  await freshCounts(ctx, [row]);
+  await loadSections(ctx, [row]);
+  const from = FALLBACK.indexOf(args.tier === '0' ? '1' : (args.tier ?? '2'));
+  const fits = (t: Tier) => {
+    const cost = tierCost(row, t);
+    return cost <= maxTokens && (t !== '2' || cost + PAGE_MARGIN <= ctx.config.maxResponseTokens);
+  };
+  const tier = FALLBACK.slice(from).find(fits);
+  if (!tier) throw fail.invalid('maxTokens', `is below this binding's card (${tierCost(row, '1')} tokens); give at least that`);
+  if (tier === '2') Object.assign(row, { content: (await missingContents(ctx, [row])).get(row.versionId) ?? row.content });
+  const { pieces, view } = bindingAt(row, tier, ctx);
+  const used = pieces.reduce((n, p) => n + (p.tokens ?? ctx.tokens.count(p.text)), 0);
+  const budget = {
+    maxTokens,
+    usedTokens: used,
+    remainingTokens: maxTokens - used,
+    exhausted: tier !== FALLBACK[from],
+    included: [{ id: row.bindingId, tier, tokens: used }],
+    omitted: [],
+  };
+  return { pieces, data: { binding: view }, meta: { ...bindingMeta(row, ctx), budget } };
+}

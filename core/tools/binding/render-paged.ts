@@ -10,7 +10,7 @@ import { freshCounts, loadSections } from '../../services/counts.ts';
 import { renderOutline } from '../../budget/outline.ts';
 
 /** Room left for framing when a tier-1.5 or tier-2 answer must be paged. */
-const PAGE_MARGIN = 200;
+export const PAGE_MARGIN = 200;
 
 /** The cursor scope of a paged single-binding read (resources/read turns `?page=N` into its cursor). */
 export function pageScope(row: Pick<BindingVersionRow, 'bindingId' | 'number'>, tier: Tier): string {
