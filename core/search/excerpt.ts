@@ -207,11 +207,35 @@ export function excerptOf(
   });
   // Neighbours come from the same kind, so a prose excerpt does not run into a code block; but a
   // sentence that introduces what follows ("The default configuration is:") keeps the code after it.
-  // A table row is quoted after its header row, alone.
+  // A table row is quoted after its header row, with the rows around it while they fit (the row before
+  // or after often holds the answer's other half: "up to 10 %" above "10 % to 20 %").
   if (all[pick]!.context) {
-    const row = withContext(all[pick]!);
-    const n = fits(row, tokens, cap);
-    return n === undefined ? cutAround(row, terms, tokens, cap) : { text: row, tokens: n };
+    const header = all[pick]!.context;
+    const table = all.filter((u) => u.context === header);
+    const at = table.indexOf(all[pick]!);
+    const render = (lo: number, hi: number) =>
+      `${header} ${table
+        .slice(lo, hi + 1)
+        .map((u) => u.text)
+        .join(' ')}`;
+    const first = fits(render(at, at), tokens, cap);
+    if (first === undefined) return cutAround(render(at, at), terms, tokens, cap);
+    let [lo, hi, used] = [at, at, first];
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [l, h] of [
+        [lo - 1, hi],
+        [lo, hi + 1],
+      ] as const) {
+        if (l < 0 || h >= table.length) continue;
+        const n = fits(render(l, h), tokens, cap);
+        if (n !== undefined) {
+          [lo, hi, used] = [l, h, n];
+          grew = true;
+        }
+      }
+    }
+    return { text: render(lo, hi), tokens: used };
   }
   const introduces = !all[pick]!.code && /:\s*$/.test(all[pick]!.text);
   const kind = introduces ? all : all.filter((u) => u.code === all[pick]!.code);

@@ -137,7 +137,10 @@ describe('excerptOf', () => {
       true,
     );
     // The row alone holds "4" and no other word of the question: its header names widget-kit and node.
-    expect(ex.text).toBe('| widget-kit | node | ECMAScript | | **4.x** | ≥12.17.0 | ES2020 |');
+    // …with the rows around it while they fit.
+    expect(ex.text).toBe('| widget-kit | node | ECMAScript | | **4.x** | ≥12.17.0 | ES2020 | | **3.x** | ≥8 | ES2017 |');
+    const tight = excerptOf(content, splitSections(content)[0]!, queryTerms('widget-kit 4 oldest node version'), tokens, false, 27, true);
+    expect(tight.text).toBe('| widget-kit | node | ECMAScript | | **4.x** | ≥12.17.0 | ES2020 |');
     expect(ex.tokens).toBe(tokens.count(ex.text));
   });
 

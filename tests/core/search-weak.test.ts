@@ -47,7 +47,10 @@ describe('search_bindings when nothing matches well', () => {
     expect(weak.results.length).toBeGreaterThan(0);
     expect(weak.weakMatch.held).toBe(1);
     expect(weak.weakMatch.words).toBe(4);
-    expect(textOf(weak._result)).toContain('No close match: the best hit holds 1 of your 4 words.');
+    // The passage form says it in structuredContent only: its text is the passage, which is the evidence.
+    expect(textOf(weak._result)).not.toContain('No close match');
+    const card = await ok(alice, 'search_bindings', { query: 'brewing zymurgy fermentation hydrometer', tier: '1' });
+    expect(textOf(card._result)).toContain('No close match: the best hit holds 1 of your 4 words.');
     const good = await ok(alice, 'search_bindings', { query: 'descaling limescale' });
     expect(good.weakMatch).toBeUndefined();
     expect(textOf(good._result)).not.toContain('No close match');

@@ -117,12 +117,12 @@ export const searchBindingsTool = defineTool({
       : 'No match. Try other words, or list_bindings to browse.';
     if (args.tier === 'passage') {
       // Hits only: the query is the caller's own words and the count is in _meta.context.pagination. A weak
-      // best match is said in one short line, without the words to try: beside the passages a model in the
-      // loop found those words no use; with no hit at all, the empty line still offers them.
-      const short = weak && weak.held > 0 ? [line(`No close match: the best hit holds ${weak.held} of your ${weak.words} words.`)] : [];
+      // best match is not said in the text (it stays in structuredContent.weakMatch): the passage is the
+      // evidence, and with models in the loop the line stood over a passage that answered 16 times in 25,
+      // sending them to check it again; with no hit at all, the empty line still offers words to try.
       const p = await passagePage(
         {
-          header: short,
+          header: [],
           compactHeader: [],
           paging: args.cursor !== undefined || (args.limit ?? 0) > PASSAGE_PAGE_LINE,
           rows,
