@@ -2,11 +2,11 @@
 // as the rest of the server takes to start, and the first tool answer waited for them. Here a worker
 // thread reads them while the main thread is still loading modules, and answers the first counts
 // through shared memory (the main thread waits on Atomics for a few microseconds); meanwhile the main
-// thread builds its own table from the worker's flat copy a slice per turn of the event loop, so no
-// request waits for more than one slice, then counts on its own and ends the worker. Counts are the
+// thread builds its own table from the worker's byte pool on a free turn of the event loop (a few
+// milliseconds), then counts on its own and ends the worker. Counts are the
 // core counter's, on either thread. Without workers it falls back to loading on the main thread.
 import { createTiktokenCounter, TOKENIZERS, type TokenCounter, type TokenizerName } from '../core/tokens/counter.ts';
-import type { Ranks } from '../core/tokens/bpe.ts';
+import { RankTable } from '../core/tokens/rank-table.ts';
 import { availableParallelism, loadavg } from 'node:os';
 
 /** What the main thread hands the worker. */
@@ -25,17 +25,14 @@ export const FAILED = -1;
 
 /** UTF-16 units one request to the worker may carry; a longer text makes the main thread finish its table. */
 const TEXT_CAPACITY = 1 << 20;
-/** Table entries the main thread adds per turn of the event loop (a few milliseconds). */
-const SLICE = 8192;
 /** How long a count waits for the worker before counting here. */
 const WAIT_MS = 10_000;
 /** Unused, the worker is let go this long after its table arrived. */
 const IDLE_BUILD_MS = 2_000;
 
 interface Flat {
-  bytes: string;
-  lengths: Uint16Array;
-  ranks: Int32Array;
+  pool: Uint8Array;
+  starts: Uint32Array;
   pattern: string;
 }
 
@@ -52,9 +49,6 @@ export function createThreadedCounter(encoding: TokenizerName): ThreadedCounter 
   let worker: Worker | undefined;
   let flat: Flat | undefined;
   let own: TokenCounter | undefined;
-  let table: Ranks | undefined;
-  let built = 0;
-  let offset = 0;
   let loading: Promise<void> | undefined;
   let building = false;
 
@@ -83,31 +77,19 @@ export function createThreadedCounter(encoding: TokenizerName): ThreadedCounter 
     worker = undefined;
   };
 
-  /** Adds table entries up to `end` (all of them when undefined); true once the table is whole. */
-  const extend = (end?: number): boolean => {
-    if (own) return true;
+  /** Builds the main thread's own table (milliseconds) and lets the worker go. */
+  const extend = (): void => {
+    if (own) return;
     const f = flat!;
-    table ??= new Map();
-    const stopAt = Math.min(f.lengths.length, end ?? f.lengths.length);
-    for (; built < stopAt; built++) {
-      const length = f.lengths[built]!;
-      table.set(f.bytes.slice(offset, offset + length), f.ranks[built]!);
-      offset += length;
-    }
-    if (built < f.lengths.length) return false;
-    own = createTiktokenCounter(encoding, { ranks: table, pattern: f.pattern });
+    own = createTiktokenCounter(encoding, { ranks: new RankTable(f.pool, f.starts), pattern: f.pattern });
     flat = undefined;
     stop();
-    return true;
   };
 
   const build = () => {
     if (building) return;
     building = true;
-    const step = () => {
-      if (!extend(built + SLICE)) setImmediate(step);
-    };
-    setImmediate(step);
+    setImmediate(extend);
   };
 
   const load = (): Promise<void> =>

@@ -1,7 +1,7 @@
 // The tokenizer's worker thread (./tokenizer-thread.ts): reads and checks the rank table while the
-// main thread is still loading the server, posts the table back flat (one binary string, lengths and
-// ranks), then counts for the main thread until it has built its own table: a request in the shared
-// buffer (state 1) is answered with its count (state 2); state 3 ends the loop.
+// main thread is still loading the server, posts the table's byte pool and token starts back, then
+// counts for the main thread until it has built its own table: a request in the shared buffer
+// (state 1) is answered with its count (state 2); state 3 ends the loop.
 import { createTiktokenCounter, loadTiktokenTables } from '../core/tokens/counter.ts';
 import { ANSWERED, ASKED, FAILED, QUIT, type WorkerStart } from './tokenizer-thread.ts';
 
@@ -16,16 +16,8 @@ self.onmessage = async (event: MessageEvent<WorkerStart>) => {
     self.postMessage({ error: err instanceof Error ? err.message : String(err) });
     return;
   }
-  const keys: string[] = [];
-  const lengths = new Uint16Array(tables.ranks.size);
-  const ranks = new Int32Array(tables.ranks.size);
-  let i = 0;
-  for (const [key, rank] of tables.ranks) {
-    keys.push(key);
-    lengths[i] = key.length;
-    ranks[i++] = rank;
-  }
-  self.postMessage({ bytes: keys.join(''), lengths, ranks, pattern: tables.pattern }, [lengths.buffer, ranks.buffer]);
+  const { pool, starts } = tables.ranks.parts();
+  self.postMessage({ pool, starts, pattern: tables.pattern });
 
   const counter = createTiktokenCounter(encoding, async () => tables);
   await counter.load();
