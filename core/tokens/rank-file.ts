@@ -154,7 +154,7 @@ function decodeToken(text: string, from: number, lineEnd: number, sink: Sink, in
 function inRankOrder(sink: Sink, rows: readonly Row[], spans: readonly Row[], tokens: number): RankTable {
   const { pool, starts, hashes, written } = sink;
   if (rows.every((r, i) => i === 0 || r.offset > rows[i - 1]!.offset))
-    return new RankTable(pool.slice(0, written), starts.slice(0, tokens + 1), hashes);
+    return RankTable.build(pool.slice(0, written), starts.slice(0, tokens + 1), hashes);
   const ordered = new Uint8Array(written);
   const orderedStarts = new Uint32Array(tokens + 1);
   const orderedHashes = new Int32Array(tokens);
@@ -169,5 +169,5 @@ function inRankOrder(sink: Sink, rows: readonly Row[], spans: readonly Row[], to
     }
   }
   orderedStarts[tokens] = at;
-  return new RankTable(ordered, orderedStarts, orderedHashes);
+  return RankTable.build(ordered, orderedStarts, orderedHashes);
 }

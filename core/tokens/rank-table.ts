@@ -26,6 +26,13 @@ function spread(h: number): number {
   return h ^ (h >>> 15);
 }
 
+/** What a RankTable is made of: token bytes, where each token starts, the hash slots. */
+export interface RankTableParts {
+  pool: Uint8Array;
+  starts: Uint32Array;
+  slots: Int32Array;
+}
+
 /** Token bytes → rank, for ranks 0..size-1 whose bytes lie in `pool` from `starts[rank]` to `starts[rank + 1]`. */
 export class RankTable {
   /** How many tokens the table holds. */
@@ -38,21 +45,31 @@ export class RankTable {
   private readonly slots: Int32Array;
   private readonly mask: number;
 
-  /** `starts` has size + 1 entries (the last is where the pool ends); `hashes[rank]`, when given, is hashBinary of its bytes. */
-  constructor(pool: Uint8Array, starts: Uint32Array, hashes?: Int32Array) {
-    this.pool = pool;
-    this.starts = starts;
-    this.size = starts.length - 1;
+  /**
+   * Builds the table over `pool` and `starts` (size + 1 entries, the last where the pool ends);
+   * `hashes[rank]`, when given, is the FNV-1a hash of each token's bytes (saves hashing them again).
+   */
+  static build(pool: Uint8Array, starts: Uint32Array, hashes?: Int32Array): RankTable {
     let capacity = 16;
-    while (capacity < this.size * 2) capacity *= 2;
-    this.slots = new Int32Array(capacity).fill(EMPTY);
-    this.mask = capacity - 1;
-    this.duplicate = fill(this.slots, pool, starts, hashes);
+    while (capacity < (starts.length - 1) * 2) capacity *= 2;
+    const slots = new Int32Array(capacity).fill(EMPTY);
+    const duplicate = fill(slots, pool, starts, hashes);
+    return new RankTable({ pool, starts, slots }, duplicate);
   }
 
-  /** The byte pool and token starts (what the constructor takes), to hand the table to another thread. */
-  parts(): { pool: Uint8Array; starts: Uint32Array } {
-    return { pool: this.pool, starts: this.starts };
+  /** A table from the parts of one already built (`parts()`, e.g. handed over by another thread). */
+  constructor(parts: RankTableParts, duplicate = -1) {
+    this.pool = parts.pool;
+    this.starts = parts.starts;
+    this.slots = parts.slots;
+    this.size = parts.starts.length - 1;
+    this.mask = parts.slots.length - 1;
+    this.duplicate = duplicate;
+  }
+
+  /** The typed arrays the table is made of, to hand it to another thread (transferable). */
+  parts(): RankTableParts {
+    return { pool: this.pool, starts: this.starts, slots: this.slots };
   }
 
   /** The rank of the bytes `bytes[start..end)` (a binary string), or -1 when they are no token. */

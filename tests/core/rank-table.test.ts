@@ -69,9 +69,11 @@ describe('rank table layout', () => {
     expect(() => loadRanks(`! 0 ${single.join(' ')}\n! 300 ${btoa('ab')}`)).toThrow(/rank table: ranks 256–299 have no token \(row 2/);
   });
 
-  test('a table built from its parts finds the same ranks, and reports a duplicate token', () => {
+  test('a table built from a pool and starts, and one made from its parts, find the same ranks; a duplicate token is reported', () => {
     const pool = new Uint8Array([97, 98, 99, 97, 98]);
-    const table = new RankTable(pool, new Uint32Array([0, 2, 3, 5]));
+    const table = RankTable.build(pool, new Uint32Array([0, 2, 3, 5]));
+    const handed = new RankTable(table.parts());
+    expect([handed.rank('ab'), handed.rank('c'), handed.rank('abc')]).toEqual([0, 1, -1]);
     expect([table.rank('ab'), table.rank('c'), table.rank('abc')]).toEqual([0, 1, -1]);
     expect(table.duplicate).toBe(2);
   });
