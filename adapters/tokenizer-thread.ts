@@ -50,12 +50,15 @@ export function spareCore(cores = availableParallelism(), load = loadavg()[0] ??
 }
 
 /**
- * Starts the threaded counter for BINDERY_TOKENIZER now, before the server's modules load, when asked
- * (BINDERY_TOKENIZER_THREAD: `1` always, `auto` when a core is free).
+ * Starts the threaded counter for BINDERY_TOKENIZER now, before the server's modules load
+ * (BINDERY_TOKENIZER_THREAD: unset or `1` always, `auto` when a core is free, `0` never). On by
+ * default: the table is built once either way, so the worker costs only its own start (a few ms of
+ * CPU), and even on a loaded 2-core machine the first answer came sooner with it.
  */
 export function startTokenizerEarly(env: Record<string, string | undefined>): void {
   const name = (env.BINDERY_TOKENIZER ?? 'o200k_base') as TokenizerName;
-  const wanted = env.BINDERY_TOKENIZER_THREAD === '1' || (env.BINDERY_TOKENIZER_THREAD === 'auto' && spareCore());
+  const setting = env.BINDERY_TOKENIZER_THREAD ?? '1';
+  const wanted = setting !== '0' && (setting !== 'auto' || spareCore());
   if (!early && wanted && TOKENIZERS.includes(name)) early = createThreadedCounter(name);
 }
 

@@ -36,7 +36,7 @@ describe('the threaded tokenizer', () => {
     for (const t of TEXTS) expect(threaded.count(t)).toBe(core.count(t));
   }, 30_000);
 
-  test('started early for BINDERY_TOKENIZER, handed over once for that encoding only; BINDERY_TOKENIZER_THREAD=0 starts nothing', async () => {
+  test('started early for BINDERY_TOKENIZER, handed over once for that encoding only; on by default, BINDERY_TOKENIZER_THREAD=0 starts nothing', async () => {
     startTokenizerEarly({ BINDERY_TOKENIZER: 'cl100k_base', BINDERY_TOKENIZER_THREAD: '1' });
     expect(takeEarlyTokenizer('o200k_base')).toBeUndefined();
     startTokenizerEarly({ BINDERY_TOKENIZER: 'cl100k_base', BINDERY_TOKENIZER_THREAD: '1' });
@@ -47,6 +47,9 @@ describe('the threaded tokenizer', () => {
     expect(early!.count('hello world')).toBe(2);
     startTokenizerEarly({ BINDERY_TOKENIZER_THREAD: '0' });
     expect(takeEarlyTokenizer('o200k_base')).toBeUndefined();
+    // On by default.
+    startTokenizerEarly({});
+    expect(takeEarlyTokenizer('o200k_base')?.encoding).toBe('o200k_base');
   }, 30_000);
 
   test('a worker only where a core is free: more than one core and a load average below the cores', () => {
