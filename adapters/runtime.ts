@@ -3,7 +3,8 @@
 import type { BackfillProgress } from '../db/store/fts.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createDatabase, migrate, type Database } from '../db/index.ts';
+import { embeddedPath, openEmbedded, type Database } from '../db/client-embedded.ts';
+import { migrate } from '../db/migrate.ts';
 import {
   createTiktokenCounter,
   parseConfig,
@@ -47,7 +48,10 @@ export async function openRuntime(
     mkdirSync(dirname(config.dbUrl.slice('file:'.length)), { recursive: true });
   }
   const telemetry = runtimeTelemetry(config);
-  const database = createDatabase({ url: config.dbUrl, authToken: config.dbAuthToken, events: telemetry?.metrics.db });
+  // A remote URL loads @libsql/client's protocols; an embedded file (the stdio default) never does.
+  const path = embeddedPath(config.dbUrl);
+  const options = { url: config.dbUrl, authToken: config.dbAuthToken, events: telemetry?.metrics.db };
+  const database = path !== undefined ? openEmbedded(path, options) : (await import('../db/client.ts')).createDatabase(options);
   await migrate(database.db, { progress: opts.progress });
   const write = (line: string) => void process.stderr.write(`${line}\n`);
   const log = config.observe?.logFormat === 'json' ? jsonLogger(write) : stderrLogger(write);

@@ -1,160 +1,41 @@
-// The tokenizer's tables (o200k_base: 200,000 byte strings) take a fresh process about as long to read
-// as the rest of the server takes to start, and the first tool answer waited for them. Here a worker
-// thread reads them while the main thread is still loading modules, and answers the first counts
-// through shared memory (the main thread waits on Atomics for a few microseconds); meanwhile the main
-// thread builds its own table from the worker's flat copy a slice per turn of the event loop, so no
-// request waits for more than one slice, then counts on its own and ends the worker. Counts are the
-// core counter's, on either thread. Without workers it falls back to loading on the main thread.
-import { createTiktokenCounter, TOKENIZERS, type TokenCounter, type TokenizerName } from '../core/tokens/counter.ts';
-import type { Ranks } from '../core/tokens/bpe.ts';
+// The tokenizer's tables (o200k_base: 200,000 tokens, ~45 ms to import and build) are built here on a
+// worker thread while the main thread is still loading the server's modules; the finished table's
+// typed arrays are transferred (not copied) to the main thread, which counts on them as if it had
+// built them itself. Nothing is answered across threads and no call after the first pays for it.
+// If the worker cannot start or fails, the main thread loads the tables itself (and names any fault).
+import { createTiktokenCounter, loadTiktokenTables, TOKENIZERS, type TokenCounter, type TokenizerName } from '../core/tokens/counter.ts';
+import { RankTable, type RankTableParts } from '../core/tokens/rank-table.ts';
 import { availableParallelism, loadavg } from 'node:os';
 
-/** What the main thread hands the worker. */
-export interface WorkerStart {
-  encoding: TokenizerName;
-  /** [state, text length, count] */
-  control: Int32Array;
-  text: Uint16Array;
-}
+/** What the worker posts back: the built table's parts and the pre-tokenizer pattern, or why not. */
+export type WorkerReply = (RankTableParts & { pattern: string }) | { error: string };
 
-export const IDLE = 0;
-export const ASKED = 1;
-export const ANSWERED = 2;
-export const QUIT = 3;
-export const FAILED = -1;
-
-/** UTF-16 units one request to the worker may carry; a longer text makes the main thread finish its table. */
-const TEXT_CAPACITY = 1 << 20;
-/** Table entries the main thread adds per turn of the event loop (a few milliseconds). */
-const SLICE = 8192;
-/** How long a count waits for the worker before counting here. */
-const WAIT_MS = 10_000;
-/** Unused, the worker is let go this long after its table arrived. */
-const IDLE_BUILD_MS = 2_000;
-
-interface Flat {
-  bytes: string;
-  lengths: Uint16Array;
-  ranks: Int32Array;
-  pattern: string;
-}
-
-/** A TokenCounter whose tables are read on a worker thread; `where()` says who counts now (for tests). */
-export interface ThreadedCounter extends TokenCounter {
-  where(): 'loading' | 'worker' | 'main';
-}
-
-/** A TokenCounter whose tables are read on a worker thread that starts now. */
-export function createThreadedCounter(encoding: TokenizerName): ThreadedCounter {
-  const control = new Int32Array(new SharedArrayBuffer(3 * 4));
-  const text = new Uint16Array(new SharedArrayBuffer(TEXT_CAPACITY * 2));
-  const stats = { calls: 0, chars: 0 };
-  let worker: Worker | undefined;
-  let flat: Flat | undefined;
-  let own: TokenCounter | undefined;
-  let table: Ranks | undefined;
-  let built = 0;
-  let offset = 0;
-  let loading: Promise<void> | undefined;
-  let building = false;
-
-  const arrived = new Promise<Flat | undefined>((resolve) => {
+/** A counter whose tables are built on a worker thread (running `script`) that starts now. */
+export function createThreadedCounter(
+  encoding: TokenizerName,
+  script = new URL('./tokenizer-worker.ts', import.meta.url).href,
+): TokenCounter {
+  const built = new Promise<WorkerReply | undefined>((resolve) => {
     try {
-      worker = new Worker(new URL('./tokenizer-worker.ts', import.meta.url).href);
-      // Held until its table arrives (a load() awaiting it must keep the process alive), then let go
-      // of, so a worker that is still counting never keeps a finished process running.
-      const w = worker as Worker & { unref?: () => void };
-      worker.onmessage = (e: MessageEvent<Flat | { error: string }>) => {
-        w.unref?.();
-        resolve('error' in e.data ? undefined : e.data);
+      const worker = new Worker(script);
+      worker.onmessage = (e: MessageEvent<WorkerReply>) => {
+        resolve(e.data);
+        worker.terminate();
       };
-      worker.onerror = () => resolve(undefined);
-      worker.postMessage({ encoding, control, text } satisfies WorkerStart);
+      worker.onerror = () => {
+        resolve(undefined);
+        worker.terminate();
+      };
+      worker.postMessage({ encoding });
     } catch {
       resolve(undefined);
     }
   });
-
-  const stop = () => {
-    if (!worker) return;
-    Atomics.store(control, 0, QUIT);
-    Atomics.notify(control, 0);
-    worker.terminate();
-    worker = undefined;
-  };
-
-  /** Adds table entries up to `end` (all of them when undefined); true once the table is whole. */
-  const extend = (end?: number): boolean => {
-    if (own) return true;
-    const f = flat!;
-    table ??= new Map();
-    const stopAt = Math.min(f.lengths.length, end ?? f.lengths.length);
-    for (; built < stopAt; built++) {
-      const length = f.lengths[built]!;
-      table.set(f.bytes.slice(offset, offset + length), f.ranks[built]!);
-      offset += length;
-    }
-    if (built < f.lengths.length) return false;
-    own = createTiktokenCounter(encoding, { ranks: table, pattern: f.pattern });
-    flat = undefined;
-    stop();
-    return true;
-  };
-
-  const build = () => {
-    if (building) return;
-    building = true;
-    const step = () => {
-      if (!extend(built + SLICE)) setImmediate(step);
-    };
-    setImmediate(step);
-  };
-
-  const load = (): Promise<void> =>
-    (loading ??= (async () => {
-      const got = await arrived;
-      if (!got) {
-        stop();
-        const fallback = createTiktokenCounter(encoding);
-        await fallback.load();
-        own = fallback;
-        return;
-      }
-      flat ??= got;
-      build();
-    })());
-
-  // Tables nobody asked for still leave the worker soon, so it never holds a second copy for long.
-  void arrived.then((got) => {
-    if (!got || own) return;
-    flat ??= got;
-    setTimeout(build, IDLE_BUILD_MS).unref?.();
+  return createTiktokenCounter(encoding, async () => {
+    const reply = await built;
+    if (!reply || 'error' in reply) return loadTiktokenTables(encoding);
+    return { ranks: new RankTable(reply), pattern: reply.pattern };
   });
-
-  const count = (t: string): number => {
-    if (!own && !flat) throw new Error(`tokenizer ${encoding} used before load()`);
-    stats.calls++;
-    stats.chars += t.length;
-    if (own) return own.count(t);
-    if (worker && t.length <= TEXT_CAPACITY) {
-      for (let i = 0; i < t.length; i++) text[i] = t.charCodeAt(i);
-      control[1] = t.length;
-      Atomics.store(control, 0, ASKED);
-      Atomics.notify(control, 0);
-      Atomics.wait(control, 0, ASKED, WAIT_MS);
-      if (Atomics.load(control, 0) === ANSWERED) {
-        const n = control[2]!;
-        Atomics.store(control, 0, IDLE);
-        if (n >= 0) return n;
-      }
-    }
-    // No worker to ask (or a text too long for the shared buffer): finish the table here, now.
-    extend();
-    return own!.count(t);
-  };
-
-  const where = () => (own ? 'main' : flat && worker ? 'worker' : 'loading') as ReturnType<ThreadedCounter['where']>;
-  return { encoding, load, count, stats, where };
 }
 
 let early: TokenCounter | undefined;
@@ -162,21 +43,22 @@ let early: TokenCounter | undefined;
 /**
  * Whether a second thread would run beside this one: more than one core, and fewer runnable processes
  * than cores over the last minute. On a saturated machine the worker only takes time from the main
- * thread (start-up then gets slower, not faster), so the tables load on the main thread as before.
+ * thread, so the tables load on the main thread.
  */
 export function spareCore(cores = availableParallelism(), load = loadavg()[0] ?? 0): boolean {
   return cores > 1 && load < cores - 0.5;
 }
 
 /**
- * Starts the threaded counter for BINDERY_TOKENIZER now, before the server's modules load, when asked
- * (BINDERY_TOKENIZER_THREAD: `1` always, `auto` when a core is free). Off by default: on the project's
- * loaded 2-core machine it did not bring the first answer under the memory server's, and calls after it
- * were slower (11-14 ms against 6-8), so it stays opt-in until measured on a quiet machine.
+ * Starts the threaded counter for BINDERY_TOKENIZER now, before the server's modules load
+ * (BINDERY_TOKENIZER_THREAD: unset or `1` always, `auto` when a core is free, `0` never). On by
+ * default: the table is built once either way, so the worker costs only its own start (a few ms of
+ * CPU), and even on a loaded 2-core machine the first answer came sooner with it.
  */
 export function startTokenizerEarly(env: Record<string, string | undefined>): void {
   const name = (env.BINDERY_TOKENIZER ?? 'o200k_base') as TokenizerName;
-  const wanted = env.BINDERY_TOKENIZER_THREAD === '1' || (env.BINDERY_TOKENIZER_THREAD === 'auto' && spareCore());
+  const setting = env.BINDERY_TOKENIZER_THREAD ?? '1';
+  const wanted = setting !== '0' && (setting !== 'auto' || spareCore());
   if (!early && wanted && TOKENIZERS.includes(name)) early = createThreadedCounter(name);
 }
 

@@ -1,52 +1,17 @@
-// The tokenizer's worker thread (./tokenizer-thread.ts): reads and checks the rank table while the
-// main thread is still loading the server, posts the table back flat (one binary string, lengths and
-// ranks), then counts for the main thread until it has built its own table: a request in the shared
-// buffer (state 1) is answered with its count (state 2); state 3 ends the loop.
-import { createTiktokenCounter, loadTiktokenTables } from '../core/tokens/counter.ts';
-import { ANSWERED, ASKED, FAILED, QUIT, type WorkerStart } from './tokenizer-thread.ts';
+// The tokenizer's worker thread (./tokenizer-thread.ts): reads, checks and builds the rank table while
+// the main thread is still loading the server, then transfers the table's typed arrays back and is done.
+import { loadTiktokenTables, type TokenizerName } from '../core/tokens/counter.ts';
+import type { WorkerReply } from './tokenizer-thread.ts';
 
 declare const self: Worker;
 
-self.onmessage = async (event: MessageEvent<WorkerStart>) => {
-  const { encoding, control, text } = event.data;
-  let tables;
+self.onmessage = async (event: MessageEvent<{ encoding: TokenizerName }>) => {
   try {
-    tables = await loadTiktokenTables(encoding);
+    const tables = await loadTiktokenTables(event.data.encoding);
+    const parts = tables.ranks.parts();
+    const reply: WorkerReply = { ...parts, pattern: tables.pattern };
+    self.postMessage(reply, [parts.pool.buffer, parts.starts.buffer, parts.slots.buffer]);
   } catch (err) {
-    self.postMessage({ error: err instanceof Error ? err.message : String(err) });
-    return;
-  }
-  const keys: string[] = [];
-  const lengths = new Uint16Array(tables.ranks.size);
-  const ranks = new Int32Array(tables.ranks.size);
-  let i = 0;
-  for (const [key, rank] of tables.ranks) {
-    keys.push(key);
-    lengths[i] = key.length;
-    ranks[i++] = rank;
-  }
-  self.postMessage({ bytes: keys.join(''), lengths, ranks, pattern: tables.pattern }, [lengths.buffer, ranks.buffer]);
-
-  const counter = createTiktokenCounter(encoding, async () => tables);
-  await counter.load();
-  for (;;) {
-    const state = Atomics.load(control, 0);
-    if (state === QUIT) return;
-    if (state !== ASKED) {
-      Atomics.wait(control, 0, state);
-      continue;
-    }
-    let answer = FAILED;
-    try {
-      const length = control[1]!;
-      let s = '';
-      for (let at = 0; at < length; at += 8192) s += String.fromCharCode(...text.subarray(at, Math.min(length, at + 8192)));
-      answer = counter.count(s);
-    } catch {
-      answer = FAILED;
-    }
-    control[2] = answer;
-    Atomics.store(control, 0, ANSWERED);
-    Atomics.notify(control, 0);
+    self.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply);
   }
 };

@@ -1,12 +1,5 @@
-import {
-  LibsqlError,
-  type Client,
-  type InArgs,
-  type InStatement,
-  type ResultSet,
-  type Transaction,
-  type TransactionMode,
-} from '@libsql/client';
+import type { Client, InArgs, InStatement, ResultSet, Transaction, TransactionMode } from '@libsql/client';
+import { LibsqlError } from '@libsql/client/sqlite3';
 import { withBusyRetry, type BusyPolicy, type DbEvents } from './busy.ts';
 import { StatementCache } from './embedded-cache.ts';
 import { closeConnection, openConnection } from './embedded-connection.ts';

@@ -1,5 +1,7 @@
 import Database from 'libsql';
-import { LibsqlError, type InArgs, type InStatement, type ResultSet, type Row } from '@libsql/client';
+import type { InArgs, InStatement, ResultSet, Row } from '@libsql/client';
+// The same class as @libsql/client's, from its light embedded entry (no remote protocols loaded).
+import { LibsqlError } from '@libsql/client/sqlite3';
 
 // Statements on one libsql connection, shaped as `@libsql/client` shapes them (rows indexable by
 // position and by column name, LibsqlError with SQLite's base code), for embedded-client.ts.

@@ -1,4 +1,5 @@
-import { LibsqlError, type InStatement, type ResultSet, type Transaction } from '@libsql/client';
+import type { InStatement, ResultSet, Transaction } from '@libsql/client';
+import { LibsqlError } from '@libsql/client/sqlite3';
 import type { Conn } from './embedded-statements.ts';
 
 /** An interactive transaction on one connection. */

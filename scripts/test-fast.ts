@@ -14,6 +14,7 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   'tests/adapters/cli-args.test.ts': 'spawns the CLI',
   'tests/adapters/connect.test.ts': 'runs the CLI and a stdio server from the configuration it wrote',
   'tests/adapters/stdio-terminal.test.ts': 'starts the stdio server on a pseudo-terminal',
+  'tests/adapters/startup-imports.test.ts': 'imports the stdio server in a fresh process',
   'tests/adapters/tokenizer-thread.test.ts': 'starts worker threads and a stdio server',
   'tests/bench/loop.test.ts': 'runs the loop harness commands as processes',
   'tests/db/dump-validate.test.ts': 'runs the CLI and a server on a restored database',

@@ -1,4 +1,6 @@
-import { bpeCount, loadRanks, type Ranks } from './bpe.ts';
+import { bpeCount } from './bpe.ts';
+import { loadRanks } from './rank-file.ts';
+import type { RankTable } from './rank-table.ts';
 
 /** Counts tokens exactly for one encoding. `load()` must resolve before the first `count()`. */
 export interface TokenCounter {
@@ -21,7 +23,7 @@ const CACHED_CHUNK_CHARS = 64;
 
 /** An encoding's tables: token ranks by byte string, and the pre-tokenizer pattern's source. */
 export interface TiktokenTables {
-  ranks: Ranks;
+  ranks: RankTable;
   pattern: string;
 }
 
@@ -46,7 +48,7 @@ export function createTiktokenCounter(
   encoding: TokenizerName = 'o200k_base',
   tables: TiktokenTables | (() => Promise<TiktokenTables>) = () => loadTiktokenTables(encoding),
 ): TokenCounter {
-  let ranks: Ranks | undefined;
+  let ranks: RankTable | undefined;
   let pattern: RegExp | undefined;
   let loading: Promise<void> | undefined;
   if (typeof tables !== 'function') {
