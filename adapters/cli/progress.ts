@@ -82,7 +82,8 @@ export function createProgress(opts: ProgressOptions): Progress {
     },
     setTotal(t) {
       total = t;
-      draw();
+      // Drawn at once: an import quicker than one redraw interval would otherwise never show its total.
+      draw(true);
     },
     done(summary) {
       if (drawn) sink.write('\r\x1b[K');
