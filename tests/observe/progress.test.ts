@@ -47,6 +47,13 @@ describe('progress', () => {
     expect(out.out).toEqual(['imported 3 files\n']);
   });
 
+  test('a total learnt within one redraw interval is drawn at once', () => {
+    const err = sink(true);
+    const p = createProgress({ unit: 'files', sink: err, summarySink: sink(false), now: () => 0 });
+    p.setTotal(5);
+    expect(err.out.join('')).toContain('\r0/5 files (0%)');
+  });
+
   test('line and duration formats', () => {
     expect(progressLine(0, 10, 'rows', 0)).toBe('0/10 rows (0%) · 0.0/s · ? left');
     expect(progressLine(50, undefined, 'rows', 2)).toBe('50 rows · 25/s');
