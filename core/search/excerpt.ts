@@ -36,6 +36,12 @@ function holdsValue(text: string): boolean {
  * holding the question's words, kept 87.9 %.
  */
 const VALUE_BONUS = 5;
+/**
+ * What saying "default" adds to a unit when the question asks about a default (on top of the word
+ * itself). Replaying models' first searches (tuning half, 50 more questions than before): third-party
+ * 83.8 → 85.4 % at 10 or more, private unchanged; held-out unchanged.
+ */
+const DEFAULT_BONUS = 10;
 
 /** True when a question asks about code: backticks, calls, dotted or snake_case names, flags, camelCase. */
 export function asksForCode(query: string): boolean {
@@ -196,13 +202,20 @@ export function excerptOf(
   // (measured with a model in the loop).
   const counts = all.map((u) => termCounts(withoutTargets(withContext(u)), terms));
   const weight = terms.map((_, t) => Math.log((all.length + 1) / (counts.filter((c) => c[t]! > 0).length + 0.5)));
+  // A question about a default is answered where the text says "default" ("defaults to 0", "The default
+  // value is 'ignore'"), not where it names the option most often.
+  const asked = terms.indexOf('default');
   let pick = 0;
   let best = -1;
   all.forEach((u, i) => {
     const c = counts[i]!;
     // How many of the query's words first; among units holding as many, the rarer words and then more hits.
     const held = c.reduce((n, k, t) => n + (k > 0 ? 10 + weight[t]! + Math.min(k, 3) * 0.1 : 0), 0);
-    const score = held + (held > 0 && u.code === wantCode ? 3 : 0) + (held > 0 && wantValue && holdsValue(u.text) ? VALUE_BONUS : 0);
+    const score =
+      held +
+      (held > 0 && u.code === wantCode ? 3 : 0) +
+      (held > 0 && wantValue && holdsValue(u.text) ? VALUE_BONUS : 0) +
+      (asked >= 0 && c[asked]! > 0 ? DEFAULT_BONUS : 0);
     if (score > best) [pick, best] = [i, score];
   });
   // Neighbours come from the same kind, so a prose excerpt does not run into a code block; but a

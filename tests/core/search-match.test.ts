@@ -165,6 +165,24 @@ describe('excerptOf', () => {
   });
 });
 
+describe('a question about a default', () => {
+  test('is answered by the sentence that says "default", not the one naming the option most', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## priority',
+      '',
+      'Specifies the `string` to be the value for the `Priority` cookie attribute of the `Set-Cookie` header.',
+      '',
+      "- `'low'` will set the `Priority` attribute to `Low`.",
+      "- `'high'` will set the `Priority` attribute to `High`.",
+      '',
+      'The default priority when it is not set is `Medium`.',
+    ].join('\n');
+    const ex = excerptOf(content, splitSections(content)[0]!, queryTerms('cookie priority default'), tokens, false, 14);
+    expect(ex.text).toContain('Medium');
+  });
+});
+
 describe('the passage form orders its first hits by their passages', () => {
   test('a document whose one section holds the question beats a higher-ranked one that scatters its words', async () => {
     const w = await createTestWorld();
