@@ -118,7 +118,7 @@ describe('bindery help set (CLI)', () => {
     } finally {
       world.close();
     }
-  });
+  }, 30_000); // five CLI processes and a server: seconds each on a loaded machine
 });
 
 describe('bindery help set --new, help list, help delete (CLI)', () => {
