@@ -141,7 +141,7 @@ describe('pack (pure) under random sets, budgets, strategies, tiers and fallback
       }),
       { numRuns: numRuns(1_000) },
     );
-  });
+  }, 30_000); // 1,000 random cases: about 2 s alone, 5 s on a loaded 2-core machine
 
   test('a budget of exactly the header and the count line fits with nothing in; one less does not', () => {
     fc.assert(
