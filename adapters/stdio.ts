@@ -17,8 +17,8 @@ export function terminalHint(stdinIsTTY: boolean | undefined, dbUrl: string): st
   return `bindery: MCP server on stdio, database ${dbUrl}: this is for an MCP client, not for typing; run "bindery connect claude-desktop" (or claude-code, cursor, vscode, …) to set one up. Ctrl-C quits.`;
 }
 
-/** Serves MCP over this process's stdin/stdout as BINDERY_USER. */
-export async function runStdio(): Promise<void> {
+/** Serves MCP over this process's stdin/stdout as BINDERY_USER (`prebuilt`: from dist/stdio/, said in the ready line). */
+export async function runStdio(opts: { prebuilt?: boolean } = {}): Promise<void> {
   const { deps, config, database } = await openRuntime(process.env, { upkeep: true, tokens: takeEarlyTokenizer });
   const caller = await ensureCaller(deps, config.user);
   const server = createBinderyServer(deps, { caller });
@@ -48,7 +48,9 @@ export async function runStdio(): Promise<void> {
   onTerminate(close, (line) => deps.log?.info(line));
   const hint = terminalHint(process.stdin.isTTY, config.dbUrl);
   if (hint) process.stderr.write(`${hint}\n`);
-  deps.log?.info(`stdio ready as @${caller.handle} (${config.dbUrl}, mode ${config.toolMode}, ${config.tokenizer})`);
+  deps.log?.info(
+    `stdio ready as @${caller.handle} (${config.dbUrl}, mode ${config.toolMode}, ${config.tokenizer}${opts.prebuilt ? ', pre-built' : ''})`,
+  );
 }
 
 if (import.meta.main) {
