@@ -2,6 +2,7 @@
 // The `bindery` command: dispatches a subcommand to its module under adapters/cli/ (loaded on demand,
 // so `bindery lock --check` never loads the HTTP server and vice versa). Each command parses its
 // arguments strictly (./cli/args.ts); a usage error exits 2 with the command's usage line.
+import { join } from 'node:path';
 import { UsageError } from './cli/args.ts';
 
 const USAGE = `usage: bindery <command>
@@ -48,17 +49,27 @@ if (!command || !COMMANDS.includes(command)) {
   console.error(asked ? `bindery: unknown command "${command}"\n${USAGE}` : USAGE);
   process.exit(asked ? 2 : 0);
 }
+// `bindery stdio` runs the pre-built server (dist/stdio/, built at install: one file and its bytecode)
+// while it matches the sources beside it (./stdio-bundle.ts); otherwise the sources, as below.
+const bundle =
+  command === 'stdio' && rest.length === 0 ? (await import('./stdio-bundle.ts')).freshStdioBundle(join(import.meta.dir, '..')) : undefined;
+if (bundle) require(bundle);
 // The stdio server's tokenizer starts on a worker thread before its modules load (./tokenizer-thread.ts).
-if (command === 'stdio') (await import('./tokenizer-thread.ts')).startTokenizerEarly(process.env);
-try {
-  const mod = (await import(`./cli/${command}.ts`)) as { main(args: string[]): Promise<number> };
-  const code = await mod.main(rest);
-  if (code !== -1) process.exit(code);
-} catch (err) {
-  if (err instanceof UsageError) {
-    (err.exitCode === 0 ? console.log : console.error)(err.message);
-    process.exit(err.exitCode);
+else if (command === 'stdio') (await import('./tokenizer-thread.ts')).startTokenizerEarly(process.env);
+if (!bundle) await runCommand(command, rest);
+
+/** Runs `command`'s module, exiting with its code (-1: it keeps running, as the servers do). */
+async function runCommand(command: string, rest: string[]): Promise<void> {
+  try {
+    const mod = (await import(`./cli/${command}.ts`)) as { main(args: string[]): Promise<number> };
+    const code = await mod.main(rest);
+    if (code !== -1) process.exit(code);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      (err.exitCode === 0 ? console.log : console.error)(err.message);
+      process.exit(err.exitCode);
+    }
+    console.error(`bindery ${command}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
   }
-  console.error(`bindery ${command}: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
 }

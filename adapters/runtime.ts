@@ -13,9 +13,8 @@ import {
   type BinderyDeps,
   type TokenCounter,
 } from '../core/index.ts';
-import { ensureCountsCurrent } from '../core/services/prepare.ts';
+import { ensureStoredCountsOnce } from '../core/services/prepare.ts';
 import { ensureHelpTopics } from '../core/services/help.ts';
-import { ensureCommentCounts } from '../core/services/comments.ts';
 import { runtimeTelemetry } from './telemetry.ts';
 import { pruneSignIns } from '../core/services/web-sessions.ts';
 import { pruneStaleOAuthClients } from '../core/services/oauth.ts';
@@ -26,6 +25,8 @@ export interface Runtime {
   deps: BinderyDeps;
   database: Database;
   config: BinderyConfig;
+  /** The start-up pruning `pruneLater` left for later (nothing to do otherwise). */
+  prune(): Promise<void>;
 }
 
 /**
@@ -41,6 +42,8 @@ export async function openRuntime(
     upkeep?: boolean | 'counts';
     progress?: BackfillProgress;
     tokens?: (encoding: BinderyConfig['tokenizer']) => TokenCounter | undefined;
+    /** With `upkeep: true`: leave the pruning to the caller's `prune()` (the stdio server runs it after answering). */
+    pruneLater?: boolean;
   } = {},
 ): Promise<Runtime> {
   const config = parseConfig(env);
@@ -64,17 +67,19 @@ export async function openRuntime(
     telemetry,
   };
   if (opts.upkeep) {
-    const recounted = await ensureCountsCurrent(deps);
+    // The check the first tool call would make (ensureStoredCountsOnce), made now: that call finds it done.
+    const recounted = await ensureStoredCountsOnce(deps);
     if (recounted) log.info(`recounted tokens of ${recounted} versions for ${config.tokenizer} at ${config.publicUrl}`);
     await ensureHelpTopics(deps);
-    await ensureCommentCounts(deps);
   }
   // Pruning is for a database in service; a restore's upkeep ('counts') leaves every restored row as it was dumped.
-  if (opts.upkeep === true) {
+  const prune = async () => {
     // Sign-ins that ended more than a day ago (expired, revoked, unused links) are of no use to anyone.
     await pruneSignIns(deps.db, Date.now() - 24 * 3600_000);
     // OAuth clients registered and never authorized by anyone expire (core/oauth/register.ts).
     await pruneStaleOAuthClients(deps.db, Date.now() - REGISTRATION_LIMITS.pendingTtlMs);
-  }
-  return { deps, database, config };
+  };
+  if (opts.upkeep === true && !opts.pruneLater) await prune();
+  const later = opts.upkeep === true && opts.pruneLater;
+  return { deps, database, config, prune: later ? prune : async () => {} };
 }

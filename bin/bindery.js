@@ -5,7 +5,8 @@
 // the exit code through; under Bun itself (bunx, `bun bin/bindery.js`) it loads the CLI in-process.
 // With no Bun at all it says so in one line and exits 127, instead of a stack trace about `.ts`.
 // `npm i -g .` in a clone links the folder without installing its dependencies; the first run then
-// installs them with `bun install --production` (from bun.lock), saying so on stderr.
+// installs them with `bun install --production` (from bun.lock), saying so on stderr, and builds the
+// pre-built stdio server (scripts/build-stdio.ts) that the install's `prepare` could not.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,6 +47,9 @@ if (!installed() && existsSync(join(root, 'bun.lock'))) {
     process.stderr.write(`bindery: bun install failed in ${root}; run it there yourself\n`);
     process.exit(1);
   }
+  // The pre-built stdio server (dist/stdio/) that `prepare` could not build without the dependencies;
+  // if this fails, `bindery stdio` runs the sources.
+  spawnSync(bun, [join(root, 'scripts', 'build-stdio.ts')], { cwd: root, stdio: ['ignore', 2, 2] });
 }
 
 if (process.versions.bun && !process.env.BINDERY_BUN) {

@@ -8,9 +8,31 @@
 // Without TypeScript (a global install or `npm install --omit=dev` from a clone, where npm runs
 // `prepare` before any devDependency is there) it builds nothing and says so: the `bindery` command
 // runs the sources on Bun and needs no dist/; only Node embedders do, and they install with dev deps.
+// First it builds the stdio server's bundle (dist/stdio/, scripts/build-stdio.ts), which needs Bun and not
+// TypeScript; without Bun it says so and goes on (the `bindery` command then runs the sources).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bun = process.env.BINDERY_BUN || (process.versions.bun ? process.execPath : 'bun');
+let depsInstalled = true;
+try {
+  createRequire(join(root, 'package.json')).resolve('@modelcontextprotocol/sdk/server/mcp.js');
+} catch {
+  depsInstalled = false;
+}
+if (!depsInstalled) {
+  // `npm i -g <clone>` runs prepare before any dependency is there; bin/bindery.js builds it after installing them.
+  console.log('dist/stdio: skipped (dependencies not installed yet); bindery stdio runs the sources until it is built');
+} else {
+  const stdio = spawnSync(bun, [join(root, 'scripts', 'build-stdio.ts')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (stdio.error || stdio.status !== 0) {
+    console.log(`dist/stdio: skipped (${stdio.error ? `no ${bun} to build with` : 'the build failed'}); bindery stdio runs the sources`);
+  }
+}
 
 const ts = await import('typescript').then(
   (m) => m.default,
@@ -26,7 +48,6 @@ if (!ts) {
   process.exit(0);
 }
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const entries = ['core/index.ts', 'db/index.ts', 'adapters/edge.ts'];
 

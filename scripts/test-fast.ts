@@ -16,6 +16,7 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   'tests/adapters/stdio-terminal.test.ts': 'starts the stdio server on a pseudo-terminal',
   'tests/adapters/startup-imports.test.ts': 'imports the stdio server in a fresh process',
   'tests/adapters/tokenizer-thread.test.ts': 'starts worker threads and a stdio server',
+  'tests/adapters/stdio-bundle.test.ts': 'builds the stdio bundle and spawns it and the sources',
   'tests/bench/loop.test.ts': 'runs the loop harness commands as processes',
   'tests/db/dump-validate.test.ts': 'runs the CLI and a server on a restored database',
   'tests/reliability/sync-procs.test.ts': 'sync as processes: kill -9, beside serve, --watch',

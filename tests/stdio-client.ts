@@ -18,9 +18,9 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-/** Starts `bun adapters/stdio.ts` with a fresh DB under a temp dir (or the given one). */
+/** Starts `bun adapters/stdio.ts` (or `entry`) with a fresh DB under a temp dir (or the given one). */
 export async function startStdioServer(
-  opts: { env?: Record<string, string>; clientName?: string; clientVersion?: string; dir?: string } = {},
+  opts: { env?: Record<string, string>; clientName?: string; clientVersion?: string; dir?: string; entry?: string } = {},
 ): Promise<StdioServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'bindery-stdio-'));
   const dbUrl = `file:${join(dir, 'data', 'bindery.db')}`;
@@ -33,7 +33,7 @@ export async function startStdioServer(
   };
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(REPO, 'adapters', 'stdio.ts')],
+    args: [opts.entry ?? join(REPO, 'adapters', 'stdio.ts')],
     env,
     cwd: dir,
     stderr: 'pipe',

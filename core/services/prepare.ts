@@ -47,23 +47,25 @@ export async function ensureCountsCurrent(deps: CoreDeps): Promise<number> {
   return done;
 }
 
-const checked = new WeakMap<object, Map<string, Promise<void>>>();
+const checked = new WeakMap<object, Map<string, Promise<number>>>();
 
 /**
  * `ensureCountsCurrent` and `ensureCommentCounts` once per database handle and configuration, before
- * the first tool call. Bun and Node run them at start-up; the edge handler and embedders never do, so
- * without this a changed BINDERY_PUBLIC_URL or BINDERY_TOKENIZER there would leave every stored count
- * describing another text than the one shown. After the first call this costs nothing.
+ * the first tool call. Bun and Node run it at start-up (so the first call finds it done); the edge
+ * handler and embedders never do, so without this a changed BINDERY_PUBLIC_URL or BINDERY_TOKENIZER
+ * there would leave every stored count describing another text than the one shown. After the first
+ * call this costs nothing. Resolves to how many versions the check recounted.
  */
-export function ensureStoredCountsOnce(deps: CoreDeps): Promise<void> {
+export function ensureStoredCountsOnce(deps: CoreDeps): Promise<number> {
   let byKey = checked.get(deps.db);
   if (!byKey) checked.set(deps.db, (byKey = new Map()));
   const key = renderKey(deps);
   let done = byKey.get(key);
   if (!done) {
     done = (async () => {
-      await ensureCountsCurrent(deps);
+      const recounted = await ensureCountsCurrent(deps);
       await ensureCommentCounts(deps);
+      return recounted;
     })();
     done.catch(() => byKey.delete(key));
     byKey.set(key, done);

@@ -8,6 +8,12 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { call, contextOf, err, ok, textOf } from '../helpers.ts';
 import { REPO, startStdioServer, type StdioServer } from '../stdio-client.ts';
+import { sql } from 'drizzle-orm';
+import { openRuntime } from '../../adapters/runtime.ts';
+import { ensureCaller } from '../../core/services/prepare.ts';
+import { storeLoginLink } from '../../core/services/web-sessions.ts';
+
+const DAY = 24 * 3600_000;
 
 const reference = new Tiktoken(o200k);
 const tokensOf = (text: string) => reference.encode(text, [], []).length;
@@ -219,4 +225,33 @@ describe('stdio stdout purity (raw)', () => {
     const list = JSON.parse(lines.find((l) => l.includes('"id":2'))!);
     expect(list.result.tools.length).toBeGreaterThanOrEqual(9);
   });
+});
+
+describe('stdio start-up pruning', () => {
+  test('sign-ins that ended over a day ago are pruned after the first answers, not before them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bindery-stdio-prune-'));
+    const env = { BINDERY_DB_URL: `file:${join(dir, 'data', 'bindery.db')}` };
+    const links = async (db: Awaited<ReturnType<typeof openRuntime>>['deps']['db']) =>
+      Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM login_links`))?.n);
+    const setup = await openRuntime(env);
+    const caller = await ensureCaller(setup.deps, 'local');
+    await storeLoginLink(setup.deps.db, caller.id, 'hash-old', Date.now() - 3 * DAY, Date.now() - 2 * DAY);
+    setup.database.close();
+    const server = await startStdioServer({ dir });
+    try {
+      await ok(server.client, 'whoami');
+      const check = await openRuntime(env);
+      try {
+        expect(await links(check.deps.db)).toBe(1);
+        // Pruned a couple of seconds after start-up (bounded wait).
+        for (let i = 0; i < 50 && (await links(check.deps.db)) > 0; i++) await Bun.sleep(100);
+        expect(await links(check.deps.db)).toBe(0);
+      } finally {
+        check.database.close();
+      }
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 15_000);
 });

@@ -28,7 +28,7 @@ function ok(cmd: string[], cwd: string): string {
   return r.out;
 }
 
-/** Connects the SDK client to `<bin> stdio` on a temp database and calls whoami. */
+/** Connects the SDK client to `<bin> stdio` on a temp database and calls whoami (with what the server said on stderr). */
 async function whoami(bin: string): Promise<string> {
   const dir = mkdtempSync(join(work, 'run-'));
   const transport = new StdioClientTransport({
@@ -38,11 +38,13 @@ async function whoami(bin: string): Promise<string> {
     cwd: dir,
     stderr: 'pipe',
   });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'global-install', version: '1' });
   await client.connect(transport);
   const result = await client.callTool({ name: 'whoami', arguments: {} });
   await client.close();
-  return JSON.stringify(result.structuredContent);
+  return `${JSON.stringify(result.structuredContent)}\n${stderr}`;
 }
 
 let clone: string;
@@ -59,7 +61,10 @@ describe('bindery as a command after a global install', () => {
     expect(help.code).toBe(0);
     expect(help.err).toContain('usage: bindery <command>');
     expect(help.err).toContain('connect <client>');
-    expect(await whoami(bin)).toContain('"handle":"local"');
+    const served = await whoami(bin);
+    expect(served).toContain('"handle":"local"');
+    // The first run installed the dependencies and built the pre-built stdio server, which then served.
+    expect(served).toContain('o200k_base, pre-built)');
   }, 180_000);
 
   test('with no Bun to run it, the command says so in one line and exits 127', () => {
