@@ -8,8 +8,7 @@ import type { ToolContext } from '../context.ts';
 import type { Piece } from '../tokens/doc.ts';
 import { asksForCode, asksForValue, bestSection, excerptOf, units, withContext, withoutTargets } from './excerpt.ts';
 import { sectionBody, termCounts } from './score.ts';
-import { textTerms } from '../../db/text/analyzer.ts';
-import { queryTerms } from '../../db/text/analyzer.ts';
+import { queryTerms, textTerms } from '../../db/text/analyzer.ts';
 
 /** `results[].match` of a search hit. */
 export const matchView = z.object({
@@ -59,15 +58,7 @@ export async function matchesFor(
   return rows.map((row, k) => {
     const content = row.content ?? contents.get(row.versionId) ?? '';
     const stored = parseSections(row.sections)?.sections ?? [];
-    const spans: SectionSpan[] = stored.map((x, i) => ({
-      id: x.id,
-      heading: x.heading,
-      path: sectionPath(stored, i),
-      level: x.level,
-      start: x.start,
-      end: x.end,
-    }));
-    const span = bestSection(content, spans, terms, weights, value);
+    const span = bestSection(content, storedSpans(row), terms, weights, value);
     if (!span) return undefined;
     const excerpt = excerptOf(content, span, terms, ctx.tokens, code, caps?.[k], value);
     const view: MatchView = {
@@ -96,6 +87,7 @@ export async function passageCoverage(
   if (rows.length === 0) return [];
   const terms = queryTerms(query);
   if (terms.length === 0) return rows.map(() => 0);
+  const value = asksForValue(query);
   const w = terms.map((_, i) => weights?.[i] ?? 1);
   const total = w.reduce((a, b) => a + b, 0) || 1;
   const contents = await missingContents(ctx, rows);
@@ -103,16 +95,7 @@ export async function passageCoverage(
   await loadSections(ctx, rows as BindingVersionRow[]);
   return rows.map((row) => {
     const content = row.content ?? contents.get(row.versionId) ?? '';
-    const stored = parseSections(row.sections)?.sections ?? [];
-    const spans: SectionSpan[] = stored.map((x, i) => ({
-      id: x.id,
-      heading: x.heading,
-      path: sectionPath(stored, i),
-      level: x.level,
-      start: x.start,
-      end: x.end,
-    }));
-    const span = bestSection(content, spans, terms, weights, asksForValue(query));
+    const span = bestSection(content, storedSpans(row), terms, weights, value);
     if (!span) return 0;
     const around = new Set(textTerms(`${row.name} ${span.path.join(' ')}`));
     const share = (held: (i: number) => boolean) => terms.reduce((n, _, i) => n + (held(i) ? w[i]! : 0), 0) / total;
@@ -127,4 +110,17 @@ export async function passageCoverage(
     }
     return share((i) => body[i]! > 0 || around.has(terms[i]!)) + unit;
   });
+}
+
+/** The sections stored with a row's version (loaded by loadSections), as spans with their heading paths. */
+function storedSpans(row: BindingVersionRow): SectionSpan[] {
+  const stored = parseSections(row.sections)?.sections ?? [];
+  return stored.map((x, i) => ({
+    id: x.id,
+    heading: x.heading,
+    path: sectionPath(stored, i),
+    level: x.level,
+    start: x.start,
+    end: x.end,
+  }));
 }
