@@ -68,7 +68,7 @@ export function bestSection(
   scores.forEach((score, i) => {
     if (score > 0 && (best < 0 || score > scores[best]!)) best = i;
   });
-  if (best < 0) best = ranked.findIndex((r) => /[\p{L}\p{N}]/u.test(r.body));
+  if (best < 0) best = ranked.findIndex((r) => HAS_TEXT.test(r.body));
   return sections[best < 0 ? 0 : best];
 }
 
@@ -107,7 +107,7 @@ const SENTENCE_WEIGHT = 4;
  * The weighted share (0–1) of the query's terms held by the body's best sentence, list item or table
  * row; a figure counts as half a term's weight when the question asks for a value.
  */
-export function bestUnitShare(body: string, terms: readonly string[], weights?: readonly number[], wantValue = false): number {
+function bestUnitShare(body: string, terms: readonly string[], weights?: readonly number[], wantValue = false): number {
   const w = terms.map((_, i) => weights?.[i] ?? 1);
   const total = w.reduce((a, b) => a + b, 0) || 1;
   let best = 0;
