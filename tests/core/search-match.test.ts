@@ -165,6 +165,27 @@ describe('excerptOf', () => {
   });
 });
 
+describe('a near tie', () => {
+  test('between the best two shows both on a default page; a clear best shows one', async () => {
+    const w = await createTestWorld();
+    try {
+      const c = await w.connect('tie');
+      const doc = (model: string) =>
+        `# Kettle ${model}\n\n## Descaling\n\nTo descale the ${model} kettle, boil equal parts vinegar and water, then rinse twice.\n`;
+      const a = await ok(c, 'create_binding', { name: 'Kettle K1', content: doc('K1'), summary: 'Care of the K1 kettle.' });
+      const b = await ok(c, 'create_binding', { name: 'Kettle K2', content: doc('K2'), summary: 'Care of the K2 kettle.' });
+      await ok(c, 'create_binding', { name: 'Garden', content: '# Garden\n\n## Roses\n\nPrune roses in March.\n', summary: 'Roses.' });
+      const tie = await ok(c, 'search_bindings', { query: 'descale kettle vinegar' });
+      expect(tie.results.map((r: { id: string }) => r.id).sort()).toEqual([a.binding.id, b.binding.id].sort());
+      // An explicit limit is obeyed; a query one document answers far better shows that one alone.
+      expect((await ok(c, 'search_bindings', { query: 'descale kettle vinegar', limit: 1 })).results).toHaveLength(1);
+      expect((await ok(c, 'search_bindings', { query: 'prune roses march' })).results).toHaveLength(1);
+    } finally {
+      w.close?.();
+    }
+  });
+});
+
 describe('a question about a default', () => {
   test('is answered by the sentence that says "default", not the one naming the option most', async () => {
     const tokens = await testCounter();

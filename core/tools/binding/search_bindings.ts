@@ -94,16 +94,17 @@ export const searchBindingsTool = defineTool({
     // The passage form reads its first PASSAGE_POOL hits whatever the page, to order them by their passages
     // (not with the embedding signal: it judges meaning, which word coverage would undo).
     const passage = args.tier === 'passage' && !semantic;
-    const window = passage ? { offset: 0, limit: Math.max(PASSAGE_POOL, offset + limit) } : { offset, limit };
+    const window = passage ? { offset: 0, limit: Math.max(PASSAGE_POOL, offset + Math.max(limit, 2)) } : { offset, limit };
     const searched = await searchBindings(ctx, ctx.caller, args.query, 'query', {
       spaceId: space?.id,
       ...window,
       ...(semantic ? { semantic } : {}),
     });
     const weights = termWeights(args.query, searched.idf);
-    const found = passage
-      ? { ...searched, rows: (await passageOrder(searched.rows, args.query, ctx, weights)).slice(offset, offset + limit) }
-      : searched;
+    const ordered = passage ? await passageOrder(searched.rows, args.query, ctx, weights) : undefined;
+    // Without a limit, a near tie between the best two shows both.
+    const shown = ordered?.nearTie && args.limit === undefined ? Math.max(limit, 2) : limit;
+    const found = ordered ? { ...searched, rows: ordered.rows.slice(offset, offset + shown) } : searched;
     // Tier-2 content is loaded by the packer, only for the hits it shows at tier 2.
     const rows = found.rows;
     // Past the count cap, total is a lower bound: "1001+ matches".
