@@ -76,7 +76,9 @@ export function renderSection(
 ): string {
   const s = sections[i]!;
   const attrs = ` section="${s.id}"${page === 'cut' ? ` cut="of ${s.tokens}"` : page ? ` page="${page.index}/${page.count}"` : ''}`;
-  return `Section "${s.id}" (${i + 1} of ${sections.length}), path ${pathIds(sections, i)}:\n${fenced(text, fence, attrs)}`;
+  // A cut is a read squeezed into a small budget, of a section the caller named: its path is left out.
+  const path = page === 'cut' ? '' : `, path ${pathIds(sections, i)}`;
+  return `Section "${s.id}" (${i + 1} of ${sections.length})${path}:\n${fenced(text, fence, attrs)}`;
 }
 
 function outlineHead(n: number, total: number): string {

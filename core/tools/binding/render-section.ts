@@ -1,3 +1,4 @@
+import { sectionBody } from '../../search/score.ts';
 import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { renderSection, sectionPath, type SectionIndex } from '../../budget/outline.ts';
 import { splitPages } from '../../budget/page.ts';
@@ -56,7 +57,8 @@ export async function renderSectionRead(
   const card = tierObject(facts(row), '1', base);
   if (maxTokens !== undefined && s.tokens > maxTokens) {
     if (cursor) throw fail.invalid('cursor', 'a section cut to maxTokens is not paged; omit cursor');
-    return cutSectionRead(row, index, i, text, maxTokens, ctx, { head, card, section });
+    // A cut spends its room on the section's text, not on its heading line (the frame names the section).
+    return cutSectionRead(row, index, i, sectionBody(row.content!, s).replace(/^\n+/, ''), maxTokens, ctx, { head, card, section });
   }
   if (row.lineBlockTokens + s.tokens + PAGE_MARGIN <= ctx.config.maxResponseTokens) {
     if (cursor) throw fail.invalid('cursor', 'this section is not paged; omit cursor');
