@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'bun:test';
 import { createDatabase, migrate } from '../db/index.ts';
 import { createBinderyServer, parseConfig, type BinderyConfig, type ToolMode } from '../core/index.ts';
@@ -112,5 +112,26 @@ export function sampleBinding(n = 1, extra: Record<string, unknown> = {}) {
     summary: `Summary of sample ${n}.`,
     keyPoints: [`point ${n}`],
     ...extra,
+  };
+}
+
+/**
+ * The tools/list results exactly as they came over the wire, before the SDK client parses them: call
+ * on the client side of an in-memory pair before connecting or after; `listed()` lists again and
+ * returns what the server sent.
+ */
+export function wireToolLists(client: Client, clientSide: InMemoryTransport): { listed: () => Promise<Tool[]> } {
+  const raw: Tool[][] = [];
+  const deliver = clientSide.onmessage!;
+  clientSide.onmessage = (m: JSONRPCMessage) => {
+    const result = (m as { result?: { tools?: Tool[] } }).result;
+    if (result?.tools) raw.push(JSON.parse(JSON.stringify(result.tools)));
+    deliver(m);
+  };
+  return {
+    listed: async () => {
+      await client.listTools();
+      return raw[raw.length - 1]!;
+    },
   };
 }

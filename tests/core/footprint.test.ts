@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { createBinderyServer, createRegistry, defineTool, type ToolMode } from '../../core/index.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
@@ -13,7 +12,7 @@ import { quantile, RuntimeProfiler } from '../../core/footprint/runtime.ts';
 import { definitionCost } from '../../core/footprint/definition.ts';
 import { scoreTools } from '../../core/footprint/search.ts';
 import { line } from '../../core/tokens/doc.ts';
-import { createTestWorld, ok, sampleBinding, type TestWorld } from '../helpers.ts';
+import { createTestWorld, ok, sampleBinding, wireToolLists, type TestWorld } from '../helpers.ts';
 
 const registry = createRegistry();
 /** Token count by a second, independent o200k implementation (gpt-tokenizer, not js-tiktoken). */
@@ -34,17 +33,7 @@ async function session(mode: ToolMode, profiler = new RuntimeProfiler()) {
   await server.connect(serverSide);
   const client = new Client({ name: 'footprint-tests', version: '1' });
   await client.connect(clientSide);
-  const raw: Tool[][] = [];
-  const deliver = clientSide.onmessage!;
-  clientSide.onmessage = (m: JSONRPCMessage) => {
-    const result = (m as { result?: { tools?: Tool[] } }).result;
-    if (result?.tools) raw.push(JSON.parse(JSON.stringify(result.tools)));
-    deliver(m);
-  };
-  const wireTools = async () => {
-    await client.listTools();
-    return raw[raw.length - 1]!;
-  };
+  const wireTools = wireToolLists(client, clientSide).listed;
   return { client, wireTools, profiler };
 }
 

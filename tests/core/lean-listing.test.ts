@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { type JSONRPCMessage, type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { createBinderyServer, createRegistry, DEFAULT_CONFIG, type ToolMode } from '../../core/index.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
@@ -15,7 +15,7 @@ import { leanListEntry, toolListEntry } from '../../core/tools/listing.ts';
 import { binderyMeasureInput, measureTools } from '../../core/footprint/measure.ts';
 import { buildLock, diffLock } from '../../core/footprint/lock.ts';
 import { PROXY_LISTED } from '../../core/modes/session.ts';
-import { createTestWorld, err, ok, textOf, type TestWorld } from '../helpers.ts';
+import { createTestWorld, err, ok, textOf, wireToolLists, type TestWorld } from '../helpers.ts';
 
 const registry = createRegistry();
 /** Model-visible tokens of an entry (name, description, input schema), by a second o200k implementation. */
@@ -48,17 +48,7 @@ async function session(mode: ToolMode, alwaysTools = DEFAULT_CONFIG.alwaysTools)
   let changed = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
   await client.connect(clientSide);
-  const raw: Tool[][] = [];
-  const deliver = clientSide.onmessage!;
-  clientSide.onmessage = (m: JSONRPCMessage) => {
-    const result = (m as { result?: { tools?: Tool[] } }).result;
-    if (result?.tools) raw.push(JSON.parse(JSON.stringify(result.tools)));
-    deliver(m);
-  };
-  const wire = async () => {
-    await client.listTools();
-    return raw[raw.length - 1]!;
-  };
+  const wire = wireToolLists(client, clientSide).listed;
   const entry = async (name: string) => (await wire()).find((t) => t.name === name)!;
   return { client, wire, entry, changed: () => changed };
 }
