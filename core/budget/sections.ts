@@ -20,6 +20,11 @@ const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const ID_CHARS = 40;
 
+/** The id a heading's section gets when no other section took it first (an id is this, then -2, -3…). */
+export function headingSlug(heading: string): string {
+  return slugify(heading).slice(0, ID_CHARS).replace(/-+$/, '');
+}
+
 /**
  * Splits Markdown into sections at ATX (`## Title`) and setext (`Title` over `===` / `---`) headings,
  * never inside fenced code blocks. Sections are flat and in order (a section ends at the next heading
@@ -76,7 +81,7 @@ export function splitSections(content: string): SectionSpan[] {
     while (stack.length && stack[stack.length - 1]!.level >= h.level) stack.pop();
     stack.push({ level: h.level, heading: h.heading });
     // Headings with no Latin letters or digits (日本語, emoji) slugify to nothing useful: number them.
-    const slug = slugify(h.heading).slice(0, ID_CHARS).replace(/-+$/, '');
+    const slug = headingSlug(h.heading);
     const base = slug === 'untitled' || slug === '' ? `s${k + 1}` : slug;
     out.push({
       id: uniqueId(base),

@@ -91,6 +91,27 @@ describe('section reads', () => {
     expect(text.length).toBeLessThan(600);
   });
 
+  test('a heading, or an id as search writes it (§id), names its section; the answer gives the real id', async () => {
+    const w = await world();
+    const c = await w.connect();
+    const content =
+      '# Discount policy\n\nHow discounts work.\n\n## Approval limits\n\nUp to 10 %: the account executive.\n\n## 6.2 Recovery leave\n\nA day off.\n\n## 日本語\n\nテキスト。\n';
+    const { binding } = await ok(c, 'create_binding', { name: 'Discounts', summary: 'Discounts.', content });
+    for (const [asked, id] of [
+      ['Approval limits', 'approval-limits'],
+      ['§approval-limits', 'approval-limits'],
+      ['6.2 Recovery leave', '6-2-recovery-leave'],
+      ['approval limits', 'approval-limits'],
+    ]) {
+      const r = await ok(c, 'get_binding', { id: binding.id, section: asked });
+      expect(`${asked} -> ${r.binding.section.id}`).toBe(`${asked} -> ${id}`);
+      expect(textOf(r._result)).toContain(`Section "${id}"`);
+    }
+    // Nothing Latin to match on, or no such heading: NOT_FOUND as before.
+    expect(await err(c, 'get_binding', { id: binding.id, section: '§' })).toContain('NOT_FOUND');
+    expect(await err(c, 'get_binding', { id: binding.id, section: 'Approval' })).toContain('NOT_FOUND');
+  });
+
   test('a section over the response cap (1000) comes in pages that reassemble exactly', async () => {
     const w = await world({ BINDERY_MAX_RESPONSE_TOKENS: '1000' });
     const c = await w.connect();

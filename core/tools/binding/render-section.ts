@@ -2,6 +2,7 @@ import { sectionBody } from '../../search/score.ts';
 import type { BindingVersionRow } from '../../../db/store/bindings.ts';
 import { renderSection, sectionPath, type SectionIndex } from '../../budget/outline.ts';
 import { splitPages } from '../../budget/page.ts';
+import { headingSlug } from '../../budget/sections.ts';
 import { loadedSections, renderContent, renderLine, tierObject } from '../../budget/tier.ts';
 import { cutToFit } from '../../budget/cut.ts';
 import { issueCursor, readCursor } from '../../cursor.ts';
@@ -20,6 +21,12 @@ const IDS_NAMED = 12;
 export function findSection(index: SectionIndex, id: string, row: Pick<BindingVersionRow, 'bindingId' | 'number'>): number {
   const i = index.sections.findIndex((s) => s.id === id);
   if (i >= 0) return i;
+  // A heading, or an id written as search shows it ("§install"), names its section too: models guess an
+  // id from a heading a card listed ("Approval limits"). The first section it names, as ids are given out.
+  const named = headingSlug(id.replace(/^[§#\s]+/, ''));
+  const byName =
+    named === 'untitled' ? -1 : index.sections.findIndex((s) => s.id === named || (s.heading !== '' && headingSlug(s.heading) === named));
+  if (byName >= 0) return byName;
   const ids = index.sections.slice(0, IDS_NAMED).map((s) => `"${s.id}"`);
   const more =
     index.sections.length > IDS_NAMED ? ` and ${index.sections.length - IDS_NAMED} more (tier "1.5" lists them in its outline)` : '';
