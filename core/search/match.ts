@@ -75,41 +75,44 @@ export async function matchesFor(
 /**
  * How well each row's best section answers the query, comparable across rows (0–2): the weighted share
  * of the query's terms the section holds (its body, its heading path or the document's name), plus
- * that share for its best single sentence or list item. Search's passage form re-orders its first hits
- * by it, so the document whose one passage holds the question beats one that scatters its words.
+ * that share for its best single sentence, list item or table row. Search's passage form re-orders its
+ * first hits by it, so the document whose one passage holds the question beats one that scatters its
+ * words. The rows come back with their content, so the hits then shown are not read again.
  */
 export async function passageCoverage(
   rows: readonly BindingVersionRow[],
   query: string,
   ctx: ToolContext,
   weights?: readonly number[],
-): Promise<number[]> {
-  if (rows.length === 0) return [];
+): Promise<{ rows: BindingVersionRow[]; cover: number[] }> {
+  const contents = await missingContents(ctx, rows);
+  const read = rows.map((row) => (row.content === undefined ? { ...row, content: contents.get(row.versionId) ?? '' } : row));
   const terms = queryTerms(query);
-  if (terms.length === 0) return rows.map(() => 0);
+  if (terms.length === 0) return { rows: read, cover: read.map(() => 0) };
   const value = asksForValue(query);
   const w = terms.map((_, i) => weights?.[i] ?? 1);
   const total = w.reduce((a, b) => a + b, 0) || 1;
-  const contents = await missingContents(ctx, rows);
-  await freshCounts(ctx, rows as BindingVersionRow[]);
-  await loadSections(ctx, rows as BindingVersionRow[]);
-  return rows.map((row) => {
-    const content = row.content ?? contents.get(row.versionId) ?? '';
+  const share = (held: (i: number) => boolean) => terms.reduce((n, _, i) => n + (held(i) ? w[i]! : 0), 0) / total;
+  await freshCounts(ctx, read);
+  await loadSections(ctx, read);
+  const cover = read.map((row) => {
+    const content = row.content!;
     const span = bestSection(content, storedSpans(row), terms, weights, value);
     if (!span) return 0;
     const around = new Set(textTerms(`${row.name} ${span.path.join(' ')}`));
-    const share = (held: (i: number) => boolean) => terms.reduce((n, _, i) => n + (held(i) ? w[i]! : 0), 0) / total;
-    const body = termCounts(sectionBody(content, span), terms);
+    const body = sectionBody(content, span);
+    const inBody = termCounts(body, terms);
     let unit = 0;
-    for (const u of units(sectionBody(content, span))) {
+    for (const u of units(body)) {
       const c = termCounts(withoutTargets(withContext(u)), terms);
       unit = Math.max(
         unit,
         share((i) => c[i]! > 0),
       );
     }
-    return share((i) => body[i]! > 0 || around.has(terms[i]!)) + unit;
+    return share((i) => inBody[i]! > 0 || around.has(terms[i]!)) + unit;
   });
+  return { rows: read, cover };
 }
 
 /** The sections stored with a row's version (loaded by loadSections), as spans with their heading paths. */

@@ -47,7 +47,8 @@ const NEAR_TIE = 0.2;
 
 /**
  * The first PASSAGE_POOL rows re-ordered by search rank and passage coverage together (./match.ts
- * `passageCoverage`), the rest in their places; `nearTie` when the runner-up is within NEAR_TIE.
+ * `passageCoverage`, which also reads their content), the rest in their places; `nearTie` when the
+ * runner-up is within NEAR_TIE.
  */
 export async function passageOrder(
   rows: BindingVersionRow[],
@@ -55,10 +56,9 @@ export async function passageOrder(
   ctx: ToolContext,
   weights?: readonly number[],
 ): Promise<{ rows: BindingVersionRow[]; nearTie: boolean }> {
-  const pool = rows.slice(0, PASSAGE_POOL);
-  if (pool.length < 2) return { rows, nearTie: false };
-  const cover = await passageCoverage(pool, query, ctx, weights);
-  const scored = pool.map((row, i) => ({ row, i, s: 1 - RANK_STEP * i + COVERAGE_WEIGHT * cover[i]! }));
+  if (rows.length < 2) return { rows, nearTie: false };
+  const pool = await passageCoverage(rows.slice(0, PASSAGE_POOL), query, ctx, weights);
+  const scored = pool.rows.map((row, i) => ({ row, i, s: 1 - RANK_STEP * i + COVERAGE_WEIGHT * pool.cover[i]! }));
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
   return { rows: [...scored.map((x) => x.row), ...rows.slice(PASSAGE_POOL)], nearTie: scored[1]!.s >= scored[0]!.s - NEAR_TIE };
 }
