@@ -6,7 +6,9 @@ import { freshCounts, loadSections, missingContents } from '../services/counts.t
 import { clip, oneLine } from '../budget/card-cut.ts';
 import type { ToolContext } from '../context.ts';
 import type { Piece } from '../tokens/doc.ts';
-import { asksForCode, asksForValue, bestSection, excerptOf, units, withContext, withoutTargets } from './excerpt.ts';
+import { excerptOf } from './excerpt.ts';
+import { bestSection } from './section-choice.ts';
+import { asksForCode, asksForValue, units, withContext, withoutTargets } from './units.ts';
 import { sectionBody, termCounts } from './score.ts';
 import { queryTerms, textTerms } from '../../db/text/analyzer.ts';
 

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
-import { asksForValue, EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
+import { EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
+import { asksForValue } from '../../core/search/units.ts';
 import { termHits } from '../../core/search/score.ts';
 import { queryTerms, stem } from '../../db/text/analyzer.ts';
 import fc from 'fast-check';

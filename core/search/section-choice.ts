@@ -1,0 +1,78 @@
+import type { SectionSpan } from '../budget/sections.ts';
+import { HAS_TEXT, rankedSpans, scoreSections, termCounts } from './score.ts';
+import { holdsValue, units, VALUE_BONUS, withContext, withoutTargets } from './units.ts';
+
+// Which section of a document answers: the shared section scorer (./score.ts), its few best weighed
+// again by their best sentence. Search's match and query reads both choose with it. Pure: no I/O.
+
+/** The section that best answers the terms (the shared scorer), or the first with a body when none scores. */
+export function bestSection(
+  content: string,
+  sections: readonly SectionSpan[],
+  terms: readonly string[],
+  weights?: readonly number[],
+  wantValue = false,
+): SectionSpan | undefined {
+  const ranked = rankedSpans(content, sections);
+  const scores = weighBySentence(
+    scoreSections(terms, ranked, weights),
+    ranked.map((r) => r.body),
+    terms,
+    weights,
+    wantValue,
+  );
+  let best = -1;
+  scores.forEach((score, i) => {
+    if (score > 0 && (best < 0 || score > scores[best]!)) best = i;
+  });
+  if (best < 0) best = ranked.findIndex((r) => HAS_TEXT.test(r.body));
+  return sections[best < 0 ? 0 : best];
+}
+
+/**
+ * One document's section scores with its few best weighed again by their best sentence (a copy): the
+ * section whose one sentence holds the question answers, not the one that mentions its words most
+ * often. Only raises scores, and only the best ones', so the rest keep their order below them.
+ */
+export function weighBySentence(
+  scores: readonly number[],
+  bodies: readonly string[],
+  terms: readonly string[],
+  weights?: readonly number[],
+  wantValue = false,
+): number[] {
+  const out = [...scores];
+  const top = scores
+    .map((s, i) => ({ s, i }))
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, SENTENCE_CHECKED);
+  for (const { s, i } of top) out[i] = s * (1 + SENTENCE_WEIGHT * bestUnitShare(bodies[i]!, terms, weights, wantValue));
+  return out;
+}
+
+/**
+ * How many of the best-scoring sections bestSection weighs by their best sentence, and how much (a
+ * section's score times 1 + SENTENCE_WEIGHT × the share). Replaying models' first searches (tuning
+ * half), the first call showed the answer 89.1 → 90.1 % (third-party) and 87.9 → 89.7 % (private) at
+ * 4 or more; 0.5–2 changed nothing.
+ */
+const SENTENCE_CHECKED = 3;
+const SENTENCE_WEIGHT = 4;
+
+/**
+ * The weighted share (0–1) of the query's terms held by the body's best sentence, list item or table
+ * row; a figure counts as half a term's weight when the question asks for a value.
+ */
+function bestUnitShare(body: string, terms: readonly string[], weights?: readonly number[], wantValue = false): number {
+  const w = terms.map((_, i) => weights?.[i] ?? 1);
+  const total = w.reduce((a, b) => a + b, 0) || 1;
+  let best = 0;
+  for (const u of units(body)) {
+    const c = termCounts(withoutTargets(withContext(u)), terms);
+    const held = c.reduce((n, k, i) => n + (k > 0 ? w[i]! : 0), 0);
+    const value = held > 0 && wantValue && holdsValue(u.text) ? (VALUE_BONUS / 10) * (total / terms.length) : 0;
+    best = Math.max(best, (held + value) / total);
+  }
+  return Math.min(best, 1);
+}
