@@ -3,20 +3,9 @@
 // then its content exactly (core/services/export-format.ts). `bindery import <dir>/<space-slug>
 // --space <slug>` reads such a folder back. Files are written without following links: each goes to a
 // fresh temporary file (O_EXCL | O_NOFOLLOW) renamed over its name, which replaces a link, never writes through it.
-import {
-  closeSync,
-  constants,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeTempFile } from './temp-file.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { exportFiles, spacesToExport } from '../../core/services/export.ts';
 import type { CoreDeps } from '../../core/services/bindings.ts';
@@ -46,18 +35,7 @@ function spaceFolder(realRoot: string, name: string): string {
 
 /** Writes `text` to `dir/name` through a new temporary file renamed into place (never through a link). */
 function writeFileSafely(dir: string, name: string, text: string): void {
-  const tmp = join(dir, `.${name}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
-  try {
-    const bytes = Buffer.from(text, 'utf8');
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
+  const tmp = writeTempFile(dir, name, new TextEncoder().encode(text));
   // The folder was checked when made; checked again right before the rename that publishes the file.
   if (realpathSync(dir) !== dir) {
     rmSync(tmp, { force: true });

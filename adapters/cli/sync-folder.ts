@@ -4,24 +4,12 @@
 // real path must be the one expected under the root, and is then renamed (or hard-linked, when no file
 // may be there) into place, which replaces a name, never writes through a link. A path with `..`, a
 // hidden segment or a link anywhere on its way is refused before anything is written.
-import {
-  closeSync,
-  constants,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CONFLICT_NAME, safeRelativePath } from '../../core/services/sync-format.ts';
 import { TAKEN, type FileStamp, type FolderEntry, type SyncFolder } from '../../core/services/sync-folder.ts';
 import { markdownFiles, readListedFile } from './import-files.ts';
+import { writeTempFile } from './temp-file.ts';
 
 /** A SyncFolder over the folder whose real path is `realRoot`. */
 export function createSyncFolder(realRoot: string): SyncFolder {
@@ -79,15 +67,9 @@ export function createSyncFolder(realRoot: string): SyncFolder {
     write(path, bytes, expect) {
       const dir = folderFor(path, true);
       if (typeof dir !== 'string') return dir;
-      const target = join(dir, path.split('/').pop()!);
-      const tmp = join(dir, `.${path.split('/').pop()}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-      const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
-      try {
-        for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      const name = path.split('/').pop()!;
+      const target = join(dir, name);
+      const tmp = writeTempFile(dir, name, bytes);
       try {
         // Checked again right before the name is published: the folder may have been swapped meanwhile.
         if (realOrNull(dir) !== dir) return { skipped: 'its folder became a link while writing; nothing written' };
