@@ -93,20 +93,14 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
     texts.map((t) => ({ heading: t.heading, path: t.path, body: t.text })),
   );
   const value = asksForValue(req.query);
-  const scores = [...raw];
-  req.rows.forEach((_, k) => {
-    const mine = texts.map((t, j) => (t.row === k ? j : -1)).filter((j) => j >= 0);
-    const weighed = weighBySentence(
-      mine.map((j) => raw[j]!),
-      mine.map((j) => texts[j]!.text),
-      terms,
-      undefined,
-      value,
-    );
-    mine.forEach((j, x) => {
-      scores[j] = weighed[x]!;
-    });
-  });
+  // `texts` holds each item's sections in a row, item after item.
+  const scores: number[] = [];
+  for (const index of indexes) {
+    const at = scores.length;
+    const n = index.sections.length;
+    const bodies = texts.slice(at, at + n).map((t) => t.text);
+    scores.push(...weighBySentence(raw.slice(at, at + n), bodies, terms, undefined, value));
+  }
   const candidates: Candidate[] = texts
     .map((t, j) => ({ row: t.row, i: t.i, body: t.body, tokens: t.tokens, score: scores[j]! }))
     .filter((c) => c.score > 0);
