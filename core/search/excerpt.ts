@@ -24,6 +24,19 @@ const fits = (text: string, tokens: TokenCounter, cap = EXCERPT_TOKENS): number 
 const DEFAULT_BONUS = 10;
 
 /**
+ * What a query word counts for again when a list item is about it: it names the item's leading label
+ * ("* `retries`: … Default is `10`." defines retries; its neighbour only mentions them).
+ */
+const LABEL_BONUS = 5;
+const LABEL = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:`([^`]{1,60})`|\*\*([^*]{1,60})\*\*)/;
+
+/** How many of the terms a list item's leading label (a code span or bold words) holds. */
+function labelled(text: string, terms: readonly string[]): number {
+  const m = LABEL.exec(text);
+  return m ? termCounts(m[1] ?? m[2]!, terms).filter((n) => n > 0).length : 0;
+}
+
+/**
  * The sentence(s) of `section` around the query's terms, one line, at most EXCERPT_TOKENS tokens
  * (exact): the best sentence, then its neighbours while they fit; a sentence too long alone is cut
  * at word boundaries (characters in dense scripts) around its first hit, with "…" where it was cut.
@@ -60,7 +73,8 @@ export function excerptOf(
       held +
       (held > 0 && u.code === wantCode ? 3 : 0) +
       (held > 0 && wantValue && holdsValue(u.text) ? VALUE_BONUS : 0) +
-      (asked >= 0 && c[asked]! > 0 ? DEFAULT_BONUS : 0);
+      (asked >= 0 && c[asked]! > 0 ? DEFAULT_BONUS : 0) +
+      labelled(u.text, terms) * LABEL_BONUS;
     if (score > best) [pick, best] = [i, score];
   });
   // Neighbours come from the same kind, so a prose excerpt does not run into a code block; but a

@@ -44,6 +44,8 @@ export interface Unit {
 }
 
 const TABLE_ROW = /^ {0,3}\|/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+const ITEM_CHARS = 280;
 const TABLE_RULE = /^ {0,3}\|?[\s:|-]*-[\s:|-]*$/;
 
 /** Sentences, list items and table rows of a body, each on one line with runs of white space folded; code blocks line by line. */
@@ -52,8 +54,12 @@ export function units(body: string): Unit[] {
   let prose: string[] = [];
   let header: string | undefined;
   const flush = () => {
-    for (const u of prose.join('\n').split(/(?<=[.!?。！？])\s+|\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)/))
-      out.push({ text: fold(u), code: false });
+    for (const block of prose.join('\n').split(/\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)/)) {
+      // A short list item stays whole: "`minTimeout`: … first retry. Default is `1000`." names its
+      // option in one sentence and gives its value in the next.
+      if (LIST_ITEM.test(block) && block.length <= ITEM_CHARS) out.push({ text: fold(block), code: false });
+      else for (const u of block.split(/(?<=[.!?。！？])\s+/)) out.push({ text: fold(u), code: false });
+    }
     prose = [];
   };
   let fence: string | undefined;

@@ -205,6 +205,31 @@ describe('a question about a default', () => {
   });
 });
 
+describe('an option list', () => {
+  test('quotes the item that defines the asked option, its value sentence with it, not a neighbour using the same words', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## Options',
+      '',
+      '`options` is an object that can hold any of these keys:',
+      '',
+      '* `retries`: The maximum amount of times to retry the operation. Default is `10`.',
+      '* `factor`: The exponential factor to use. Default is `2`.',
+      '* `maxTimeout`: The maximum number of milliseconds between two retries. Default is `Infinity`.',
+    ].join('\n');
+    const section = splitSections(content)[0]!;
+    // "number" and "retries" both stand in the maxTimeout item; the retries item is the one about retries.
+    const ex = excerptOf(content, section, queryTerms('retry default number of retries'), tokens, false, 24, true);
+    expect(ex.text).toContain('`retries`');
+    expect(ex.text).toContain('Default is `10`');
+    expect(ex.text).not.toContain('maxTimeout');
+    // A long item is still cut into sentences, so its one answering sentence can be quoted alone.
+    const long = `## Notes\n\n- ${'Filler words about nothing in particular. '.repeat(8)}The limit is 42 requests.\n`;
+    const cut = excerptOf(long, splitSections(long)[0]!, queryTerms('limit requests'), tokens, false, 12, true);
+    expect(cut.text).toBe('The limit is 42 requests.');
+  });
+});
+
 describe('the passage form orders its first hits by their passages', () => {
   test('a document whose one section holds the question beats a higher-ranked one that scatters its words', async () => {
     const w = await createTestWorld();
