@@ -285,6 +285,44 @@ describe('the passage form orders its first hits by their passages', () => {
       w.close?.();
     }
   });
+
+  test('a document the query names beats one that only mentions it', async () => {
+    const w = await createTestWorld();
+    try {
+      const c = await w.connect('named');
+      // The UI kit's page names box-kit and styles in one sentence and rounds elsewhere; box-kit's own page is short.
+      const ui = await ok(c, 'create_binding', {
+        name: 'ui-kit',
+        summary: 'Components for terminal apps: box-kit styles, round spinners.',
+        content: [
+          '# ui-kit',
+          '',
+          '## borderStyle',
+          '',
+          'Add a border with a specified style. Border styles come from box-kit; box-kit style names are accepted.',
+          '',
+          '## spinner',
+          '',
+          'A round spinner shows progress; round spinners turn once a second.',
+        ].join('\n'),
+      });
+      const boxes = await ok(c, 'create_binding', {
+        name: 'box-kit',
+        summary: 'Boxes for terminals.',
+        content: '# box-kit\n\n## single\n\n┌──┐\n└──┘\n\n## round\n\nRounded corners for a box.\n\n╭──╮\n╰──╯\n',
+      });
+      for (let i = 0; i < 3; i++)
+        await ok(c, 'create_binding', { name: `Note ${i}`, summary: 'Filler.', content: `# Note ${i}\n\nA round table on day ${i}.` });
+      const query = 'box-kit round corners style';
+      const cards = await ok(c, 'search_bindings', { query, tier: '0', limit: 2 });
+      expect(cards.results.map((r: { id: string }) => r.id)).toEqual([ui.binding.id, boxes.binding.id]);
+      const passage = await ok(c, 'search_bindings', { query, limit: 1 });
+      expect(passage.results.map((r: { id: string }) => r.id)).toEqual([boxes.binding.id]);
+      expect(passage.results[0].match.section).toBe('round');
+    } finally {
+      w.close?.();
+    }
+  });
 });
 
 describe('termHits', () => {

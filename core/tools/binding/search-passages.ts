@@ -7,6 +7,7 @@ import { matchesFor, passageCoverage, type MatchView } from '../../search/match.
 import { line, type Piece } from '../../tokens/doc.ts';
 import type { BudgetReport } from '../packed-list.ts';
 import { facts } from '../views.ts';
+import { queryTerms, textTerms } from '../../../db/text/analyzer.ts';
 
 // The passage-first form of search (tier "passage", search_bindings' default): per hit
 // one line with its id, name, best section (id, heading, exact cost) and the passage that answers,
@@ -45,6 +46,15 @@ const RANK_STEP = 0.1;
  */
 const NEAR_TIE = 0.2;
 
+/** What a hit gains when the query names it (every word of its short name): "cli-boxes round style" asks cli-boxes. */
+const NAMED_BONUS = 0.2;
+
+/** True when the query holds every word of the name's head (before a colon or dash), at most three words. */
+function namedBy(name: string, asked: ReadonlySet<string>): boolean {
+  const head = textTerms(name.split(/:\s|\s[-–—·|]\s/)[0]!);
+  return head.length > 0 && head.length <= 3 && head.every((t) => asked.has(t));
+}
+
 /**
  * The first PASSAGE_POOL rows re-ordered by search rank and passage coverage together (./match.ts
  * `passageCoverage`, which also reads their content), the rest in their places; `nearTie` when the
@@ -58,7 +68,12 @@ export async function passageOrder(
 ): Promise<{ rows: BindingVersionRow[]; nearTie: boolean }> {
   if (rows.length < 2) return { rows, nearTie: false };
   const pool = await passageCoverage(rows.slice(0, PASSAGE_POOL), query, ctx, weights);
-  const scored = pool.rows.map((row, i) => ({ row, i, s: 1 - RANK_STEP * i + COVERAGE_WEIGHT * pool.cover[i]! }));
+  const asked = new Set(queryTerms(query));
+  const scored = pool.rows.map((row, i) => ({
+    row,
+    i,
+    s: 1 - RANK_STEP * i + COVERAGE_WEIGHT * pool.cover[i]! + (namedBy(row.name, asked) ? NAMED_BONUS : 0),
+  }));
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
   return { rows: [...scored.map((x) => x.row), ...rows.slice(PASSAGE_POOL)], nearTie: scored[1]!.s >= scored[0]!.s - NEAR_TIE };
 }
