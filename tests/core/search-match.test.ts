@@ -166,6 +166,22 @@ describe('excerptOf', () => {
   });
 });
 
+describe('a question asking when', () => {
+  test('is answered by the sentence giving the time, not a neighbour naming the thing more often', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## Core hours',
+      '',
+      'Everyone is expected to be available between **10:00 and 15:00 CET** on working days, except when on leave.',
+      'Meetings for more than one team go inside core hours. Outside core hours, arrange your day as you like.',
+      '',
+      'Porto is an hour behind Tallinn; core hours are set in CET so both offices share one window (11:00–16:00 in Tallinn).',
+    ].join('\n');
+    const ex = excerptOf(content, splitSections(content)[0]!, queryTerms('core hours reachable working day'), tokens, false, 30, true);
+    expect(ex.text).toContain('10:00 and 15:00');
+  });
+});
+
 describe('a near tie', () => {
   test('between the best two shows both on a default page; a clear best shows one', async () => {
     const w = await createTestWorld();
