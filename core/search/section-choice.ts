@@ -1,5 +1,5 @@
 import type { SectionSpan } from '../budget/sections.ts';
-import { HAS_TEXT, rankedSpans, scoreSections, termCounts } from './score.ts';
+import { HAS_TEXT, rankedSpans, scoreSections, sectionBody, termCounts } from './score.ts';
 import { holdsValue, units, VALUE_BONUS, withContext, withoutTargets } from './units.ts';
 
 // Which section of a document answers: the shared section scorer (./score.ts), its few best weighed
@@ -13,20 +13,52 @@ export function bestSection(
   weights?: readonly number[],
   wantValue = false,
 ): SectionSpan | undefined {
+  return chooseSections(content, sections, terms, weights, wantValue).best;
+}
+
+/**
+ * The best section (as bestSection) and the runner-up with its score as a share of the best's (0–1),
+ * when another section scores at all.
+ */
+export function chooseSections(
+  content: string,
+  sections: readonly SectionSpan[],
+  terms: readonly string[],
+  weights?: readonly number[],
+  wantValue = false,
+): { best: SectionSpan | undefined; runnerUp?: { span: SectionSpan; share: number } } {
+  const scores = sectionScores(content, sections, terms, weights, wantValue);
+  const order = scores
+    .map((s, i) => ({ s, i }))
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s || a.i - b.i);
+  if (order.length === 0) {
+    const first = sections.findIndex((span) => HAS_TEXT.test(sectionBody(content, span)));
+    return { best: sections[first < 0 ? 0 : first] };
+  }
+  const [top, next] = order;
+  return {
+    best: sections[top!.i],
+    ...(next ? { runnerUp: { span: sections[next.i]!, share: next.s / top!.s } } : {}),
+  };
+}
+
+/** Each section's score as bestSection weighs it (the shared scorer, the best few weighed by their best sentence). */
+export function sectionScores(
+  content: string,
+  sections: readonly SectionSpan[],
+  terms: readonly string[],
+  weights?: readonly number[],
+  wantValue = false,
+): number[] {
   const ranked = rankedSpans(content, sections);
-  const scores = weighBySentence(
+  return weighBySentence(
     scoreSections(terms, ranked, weights),
     ranked.map((r) => r.body),
     terms,
     weights,
     wantValue,
   );
-  let best = -1;
-  scores.forEach((score, i) => {
-    if (score > 0 && (best < 0 || score > scores[best]!)) best = i;
-  });
-  if (best < 0) best = ranked.findIndex((r) => HAS_TEXT.test(r.body));
-  return sections[best < 0 ? 0 : best];
 }
 
 /**

@@ -341,6 +341,59 @@ describe('the passage form orders its first hits by their passages', () => {
   });
 });
 
+describe("the first hit's runner-up section", () => {
+  test('is quoted under the first hit when it scores near the best, counted exactly, and never under a budget it would break', async () => {
+    const w = await createTestWorld();
+    try {
+      const c = await w.connect('also');
+      const runbook = await ok(c, 'create_binding', {
+        name: 'Runbook: deploying',
+        summary: 'How we deploy.',
+        content: [
+          '# Runbook: deploying',
+          '',
+          '## Deploy windows',
+          '',
+          'Tier-1 services deploy Tuesday to Thursday.',
+          '',
+          '- The change freeze starts on 18 December and ends on 6 January.',
+          '',
+          '## Freeze exceptions',
+          '',
+          'Exceptions to the deploy freeze are approved by the CTO.',
+          '',
+          '## Rollback',
+          '',
+          'Roll back with the release tool.',
+        ].join('\n'),
+      });
+      const query = 'deploy freeze start date';
+      const found = await ok(c, 'search_bindings', { query });
+      const hit = found.results[0];
+      expect(hit.id).toBe(runbook.binding.id);
+      expect([hit.match.section, hit.alsoMatch?.section].sort()).toEqual(['deploy-windows', 'freeze-exceptions']);
+      const text = textOf(found._result);
+      expect(text).toContain(`\n  also §${hit.alsoMatch.section} (${hit.alsoMatch.sectionTokens} tokens): `);
+      expect(text).toContain('18 December');
+      // The price it names is what reading that section costs.
+      const read = await ok(c, 'get_binding', { id: runbook.binding.id, section: hit.alsoMatch.section });
+      expect(contextOf(read._result).response.tokens).toBe(hit.alsoMatch.sectionTokens);
+      // A budget that holds the hit but not the extra line gets the hit alone, within the budget.
+      const tokens = await testCounter();
+      const full = tokens.count(text);
+      const tight = await ok(c, 'search_bindings', { query, maxTokens: full - 5 });
+      expect(contextOf(tight._result).budget.usedTokens).toBeLessThanOrEqual(full - 5);
+      expect(tight.results[0].alsoMatch).toBeUndefined();
+      // A question one section answers alone shows no runner-up.
+      const clear = await ok(c, 'search_bindings', { query: 'roll back release tool' });
+      expect(clear.results[0].alsoMatch).toBeUndefined();
+      expect(textOf(clear._result)).not.toContain('also §');
+    } finally {
+      w.close?.();
+    }
+  });
+});
+
 describe('termHits', () => {
   // The word-by-word definition the fast path must agree with.
   const reference = (text: string, terms: string[]) => {

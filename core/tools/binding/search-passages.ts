@@ -84,6 +84,8 @@ export async function passageOrder(
  * two private answers, 50 nine.
  */
 const CAPS = [70, 30];
+/** The cap of the first hit's runner-up section (match.ts RUNNER_UP_SHARE); 20 showed one private answer fewer, 40 none more. */
+const ALSO_CAP = 30;
 const REST_CAP = 30;
 /** Smaller caps tried for a first hit that does not fit a small budget (never an empty answer). */
 const SHRINK = [25, 12];
@@ -98,10 +100,11 @@ const UNBUDGETED_RESERVE = 300;
  * section is named by its id alone (made from its heading; structuredContent carries the heading too):
  * the id is what a section read takes, and the passage, not the heading, is what answers.
  */
-export function passageLine(row: Pick<BindingVersionRow, 'bindingId' | 'name'>, m: MatchView | undefined): string {
+export function passageLine(row: Pick<BindingVersionRow, 'bindingId' | 'name'>, m: MatchView | undefined, also?: MatchView): string {
   const name = clip(oneLine(row.name), NAME_CHARS);
   if (!m) return `- ${row.bindingId} ${name}\n`;
-  return `- ${row.bindingId} ${name} · §${m.section} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n`;
+  const second = also ? `  also §${also.section} (${also.sectionTokens} tokens): ${also.excerpt}\n` : '';
+  return `- ${row.bindingId} ${name} · §${m.section} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n${second}`;
 }
 
 export interface PassageRequest {
@@ -131,10 +134,10 @@ export async function passagePage(req: PassageRequest, ctx: ToolContext) {
   const budgeted = req.maxTokens !== undefined;
   const budget = req.maxTokens ?? ctx.config.maxResponseTokens - UNBUDGETED_RESERVE;
   const caps = req.rows.map((_, i) => CAPS[i] ?? REST_CAP);
-  const matches = await matchesFor(req.rows, req.query, ctx, caps, req.weights);
+  const matches = await matchesFor(req.rows, req.query, ctx, caps, req.weights, req.offset === 0 ? ALSO_CAP : undefined);
   const lines = req.rows.map((r, i) => {
-    const text = passageLine(r, matches[i]?.view);
-    return { text, tokens: ctx.tokens.count(text), view: matches[i]?.view };
+    const text = passageLine(r, matches[i]?.view, matches[i]?.also);
+    return { text, tokens: ctx.tokens.count(text), view: matches[i]?.view, also: matches[i]?.also };
   });
   const empty: Piece[] = req.total === 0 ? [line(req.empty)] : [];
   let header = req.header;
@@ -149,7 +152,7 @@ export async function passagePage(req: PassageRequest, ctx: ToolContext) {
       if (used + lines[0].tokens + more <= budget) break;
       const [m] = await matchesFor(req.rows.slice(0, 1), req.query, ctx, [cap], req.weights);
       const text = passageLine(req.rows[0]!, m?.view);
-      lines[0] = { text, tokens: ctx.tokens.count(text), view: m?.view };
+      lines[0] = { text, tokens: ctx.tokens.count(text), view: m?.view, also: undefined };
     }
   }
   // A budget that holds the first hit but not the paging line too gets the hit: the cursor is in structuredContent.
@@ -177,6 +180,7 @@ export async function passagePage(req: PassageRequest, ctx: ToolContext) {
       ...tierObject(facts(row), '0', ctx.config.publicUrl),
       tier: 'passage' as const,
       ...(lines[i]!.view ? { match: lines[i]!.view } : {}),
+      ...(lines[i]!.also ? { alsoMatch: lines[i]!.also } : {}),
     };
   });
   const left = req.rows.map((_, i) => i).filter((i) => !shown.includes(i));

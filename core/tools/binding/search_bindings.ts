@@ -73,7 +73,13 @@ export const searchBindingsTool = defineTool({
     cursor: cursorSchema().optional(),
   }),
   output: z.object({
-    results: z.array(bindingView.extend({ tier: z.enum(['passage', '0', '1', '1.5', '2']), match: matchView.optional() })),
+    results: z.array(
+      bindingView.extend({
+        tier: z.enum(['passage', '0', '1', '1.5', '2']),
+        match: matchView.optional(),
+        alsoMatch: matchView.optional().describe("passage form, first hit: its document's runner-up section"),
+      }),
+    ),
     pagination: paginationView,
     budget: budgetView.optional(),
     weakMatch: weakMatchView.optional(),
