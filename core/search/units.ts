@@ -45,6 +45,13 @@ export interface Unit {
 }
 
 const TABLE_ROW = /^ {0,3}\|/;
+/**
+ * HTML tags a README writes prose in (logos, badges, centred titles, tables of options) and comments:
+ * left out of prose units, so `<td>` or `<br>` is never quoted and a table row is read as its cells. Only
+ * these names, so a type such as `Map<string, number>` in prose stays as written.
+ */
+const HTML_MARKUP =
+  /<\/?(?:a|abbr|b|big|blockquote|br|center|code|dd|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|kbd|li|ol|p|picture|pre|s|samp|small|source|span|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|u|ul|video)\b[^<>]*>|<!--[\s\S]*?-->/gi;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const ITEM_CHARS = 280;
 const TABLE_RULE = /^ {0,3}\|?[\s:|-]*-[\s:|-]*$/;
@@ -55,11 +62,13 @@ export function units(body: string): Unit[] {
   let prose: string[] = [];
   let header: string | undefined;
   const flush = () => {
-    for (const block of prose.join('\n').split(/\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)/)) {
-      // A short list item stays whole: "`minTimeout`: … first retry. Default is `1000`." names its
-      // option in one sentence and gives its value in the next.
-      if (LIST_ITEM.test(block) && block.length <= ITEM_CHARS) out.push({ text: fold(block), code: false });
-      else for (const u of block.split(/(?<=[.!?。！？])\s+/)) out.push({ text: fold(u), code: false });
+    for (const block of prose.join('\n').split(/\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)|\n(?=\s*<tr\b)/i)) {
+      // A short list item (or HTML table row) stays whole: "`minTimeout`: … first retry. Default is
+      // `1000`." names its option in one sentence and gives its value in the next.
+      const text = block.replace(HTML_MARKUP, ' ');
+      if ((LIST_ITEM.test(text) || /^\s*<tr\b/i.test(block)) && fold(text).length <= ITEM_CHARS)
+        out.push({ text: fold(text), code: false });
+      else for (const u of text.split(/(?<=[.!?。！？])\s+/)) out.push({ text: fold(u), code: false });
     }
     prose = [];
   };

@@ -182,6 +182,39 @@ describe('a question asking when', () => {
   });
 });
 
+describe('HTML in a README', () => {
+  test('is read as its text: tags are never quoted, an HTML table row is a unit, a generic type stays as written', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## Options',
+      '<div align="center"><br><img src="logo.svg" alt="kit"><br><b>A kit of essential types</b></div>',
+      '<table>',
+      '  <tr>',
+      '    <th><code>baseUrl</code></th>',
+      '    <td>The base URL requests are sent to. <em>Defaults to <code>https://api.example.com</code></em>.</td>',
+      '  </tr>',
+      '  <tr>',
+      '    <th><code>headers.accept</code></th>',
+      '    <td>The Accept header. <em>Defaults to <code>application/vnd.example.v3+json</code></em>.</td>',
+      '  </tr>',
+      '</table>',
+      '',
+      'A `Map<string, number>` holds the counts.',
+    ].join('\n');
+    const section = splitSections(content)[0]!;
+    const accept = excerptOf(content, section, queryTerms('default accept header'), tokens, false, 30, true);
+    expect(accept.text).toContain('application/vnd.example.v3+json');
+    expect(accept.text).not.toMatch(/<\/?(?:td|th|tr|em|code)\b/);
+    expect(accept.text).not.toContain('baseUrl');
+    // The row is quoted whole: the option's name with its default.
+    expect(accept.text).toContain('headers.accept The Accept header. Defaults to application/vnd.example.v3+json');
+    const intro = excerptOf(content, section, queryTerms('essential types kit'), tokens, false, 30).text;
+    expect(intro).toStartWith('A kit of essential types');
+    expect(intro).not.toContain('<');
+    expect(excerptOf(content, section, queryTerms('map counts'), tokens, false, 30).text).toContain('`Map<string, number>`');
+  });
+});
+
 describe('a near tie', () => {
   test('between the best two shows both on a default page; a clear best shows one', async () => {
     const w = await createTestWorld();
