@@ -108,17 +108,21 @@ describe('section reads never come back empty', () => {
 });
 
 describe('a budgeted read of a whole binding (maxTokens without section)', () => {
-  test('gives the fullest tier that fits, exactly counted, and refuses only a budget below the card', async () => {
+  test('gives the fullest tier that fits, exactly counted, and refuses only a budget below the one-line tier', async () => {
     const id = (await ok(client, 'create_binding', { name: 'Travel policy whole', content: policy(9), summary: 'How to travel for work.' }))
       .binding.id;
     const full = await call(client, 'get_binding', { id, tier: '2' });
     const withOutline = await call(client, 'get_binding', { id, tier: '1.5' });
     const plain = await call(client, 'get_binding', { id });
+    const line = await call(client, 'get_binding', { id, tier: '0' });
     const cost = (r: Awaited<ReturnType<typeof call>>) => contextOf(r).response.tokens as number;
     expect(cost(plain)).toBeLessThan(Math.min(cost(full), cost(withOutline)));
-    // Each budget gets the fullest tier (2, then 1.5, then 1) whose whole text fits, byte for byte that tier's read.
-    const order = [full, withOutline, plain];
-    for (const maxTokens of [cost(full), cost(full) - 1, cost(withOutline), cost(withOutline) - 1, cost(plain)]) {
+    expect(cost(line)).toBeLessThan(cost(plain));
+    // Each budget gets the fullest tier (2, 1.5, 1, then the one-line 0) whose whole text fits, byte for byte that tier's read.
+    const order = [full, withOutline, plain, line];
+    // (50 is the smallest budget any read takes.)
+    expect(cost(plain) - 1).toBeGreaterThan(50);
+    for (const maxTokens of [cost(full), cost(full) - 1, cost(withOutline), cost(withOutline) - 1, cost(plain), cost(plain) - 1, 50]) {
       const want = order.find((r) => cost(r) <= maxTokens)!;
       const r = await call(client, 'get_binding', { id, maxTokens });
       expect(r.isError).toBeFalsy();
@@ -127,11 +131,19 @@ describe('a budgeted read of a whole binding (maxTokens without section)', () =>
       expect(budget.usedTokens).toBe(cost(want));
       expect(budget.usedTokens).toBeLessThanOrEqual(maxTokens);
     }
-    // A tier asked for is where the fall starts; below the card the error names the field and the card's cost.
+    // A tier asked for is where the fall starts (tier "0" is read as tier 0, not as the card); below the
+    // one-line tier the error names the field and that tier's cost.
     const big = Math.max(cost(full), cost(withOutline));
     expect(textOf(await call(client, 'get_binding', { id, tier: '1.5', maxTokens: big }))).toBe(textOf(withOutline));
-    const tooSmall = await call(client, 'get_binding', { id, maxTokens: 50 });
+    expect(textOf(await call(client, 'get_binding', { id, tier: '0', maxTokens: big }))).toBe(textOf(line));
+    const longName = Array.from({ length: 28 }, (_, i) => `${(i * 7919 + 13).toString(36)}Zq`)
+      .join('-')
+      .slice(0, 200);
+    const long = (await ok(client, 'create_binding', { name: longName, content: policy(2), summary: 'Long name.' })).binding.id;
+    const longLine = cost(await call(client, 'get_binding', { id: long, tier: '0' }));
+    expect(longLine).toBeGreaterThan(51);
+    const tooSmall = await call(client, 'get_binding', { id: long, maxTokens: longLine - 1 });
     expect(tooSmall.isError).toBe(true);
-    expect(textOf(tooSmall)).toContain(`maxTokens: is below this binding's card (${cost(plain)} tokens)`);
+    expect(textOf(tooSmall)).toContain(`maxTokens: is below this binding's one-line tier "0" (${longLine} tokens)`);
   });
 });

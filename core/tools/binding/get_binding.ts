@@ -72,26 +72,27 @@ export const getBindingTool = defineTool({
 });
 
 /** Tiers from the fullest down, as a budgeted read falls back through them. */
-const FALLBACK: readonly Tier[] = ['2', '1.5', '1'];
+const FALLBACK: readonly Tier[] = ['2', '1.5', '1', '0'];
 
 /**
  * A budgeted read of the whole binding (no section): the fullest tier, from the one asked for (tier 2
- * when none was) down to the card, whose stored cost fits maxTokens and, for the full text, the
- * response cap (a longer text is read by sections). The outline of tier 1.5 names each section's id
- * and cost, so the next read can be the section that answers. Below the card: INVALID_INPUT.
+ * when none was) down to the one-line tier 0, whose stored cost fits maxTokens and, for the full text,
+ * the response cap (a longer text is read by sections). The outline of tier 1.5 names each section's
+ * id and cost, so the next read can be the section that answers. Below tier 0's line: INVALID_INPUT.
  */
 async function fittedRead(args: { id: string; tier?: Tier; version?: number; cursor?: string }, maxTokens: number, ctx: ToolContext) {
   if (args.cursor !== undefined) throw fail.invalid('cursor', 'pages a read without maxTokens; omit cursor or maxTokens');
   const row = await readBinding(ctx, ctx.caller, args.id, { version: args.version, withContent: false });
   await freshCounts(ctx, [row]);
   await loadSections(ctx, [row]);
-  const from = FALLBACK.indexOf(args.tier === '0' ? '1' : (args.tier ?? '2'));
+  const from = FALLBACK.indexOf(args.tier ?? '2');
   const fits = (t: Tier) => {
     const cost = tierCost(row, t);
     return cost <= maxTokens && (t !== '2' || cost + PAGE_MARGIN <= ctx.config.maxResponseTokens);
   };
   const tier = FALLBACK.slice(from).find(fits);
-  if (!tier) throw fail.invalid('maxTokens', `is below this binding's card (${tierCost(row, '1')} tokens); give at least that`);
+  if (!tier)
+    throw fail.invalid('maxTokens', `is below this binding's one-line tier "0" (${tierCost(row, '0')} tokens); give at least that`);
   if (tier === '2') Object.assign(row, { content: (await missingContents(ctx, [row])).get(row.versionId) ?? row.content });
   const { pieces, view } = bindingAt(row, tier, ctx);
   const used = pieces.reduce((n, p) => n + (p.tokens ?? ctx.tokens.count(p.text)), 0);
