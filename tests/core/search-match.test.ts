@@ -182,6 +182,22 @@ describe('a question asking when', () => {
   });
 });
 
+describe("a word of the section's heading", () => {
+  test('counts less in choosing the sentence: every item under the heading is about it', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## Our commitments to researchers',
+      '',
+      '- Acknowledge within **2 business days**.',
+      '- A first assessment within **7 business days**.',
+      '- Fix critical issues within **14 days** and high issues within **30 days**; we tell the researcher when it is fixed.',
+      '- No legal action against good-faith research within the scope.',
+    ].join('\n');
+    const ex = excerptOf(content, splitSections(content)[0]!, queryTerms('acknowledge researcher report within'), tokens, false, 12, true);
+    expect(ex.text).toStartWith('- Acknowledge within **2 business days**.');
+  });
+});
+
 describe('HTML in a README', () => {
   test('is read as its text: tags are never quoted, an HTML table row is a unit, a generic type stays as written', async () => {
     const tokens = await testCounter();
