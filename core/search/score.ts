@@ -1,5 +1,5 @@
 import type { SectionSpan } from '../budget/sections.ts';
-import { contentWords, stem, textTerms, WORD } from '../../db/text/analyzer.ts';
+import { camelParts, contentWords, stem, textTerms, WORD } from '../../db/text/analyzer.ts';
 
 // The one section scorer: search's match (which section of a hit answers) and query reads
 // (get_bindings / get_set_context {query}: which sections to pack, best first) both rank sections
@@ -7,6 +7,8 @@ import { contentWords, stem, textTerms, WORD } from '../../db/text/analyzer.ts';
 
 const WORD_AT = /[\p{L}\p{N}_]+/uy;
 const WORD_END = /[\p{L}\p{N}_]$/u;
+/** A lower-case letter or digit, then a capital: where a camelCase part starts. */
+const CAMEL_START = /^[\p{Ll}\p{N}]\p{Lu}$/u;
 /** Scripts written without spaces: a term matches as a substring, and excerpts are cut by characters. */
 export const DENSE =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -20,10 +22,19 @@ export function termCounts(text: string, terms: readonly string[]): number[] {
     return terms.map((t) => {
       let n = 0;
       for (let at = lower.indexOf(t); at !== -1; at = lower.indexOf(t, at + 1)) {
-        if (at > 0 && WORD_END.test(text.slice(Math.max(0, at - 2), at))) continue;
+        if (at > 0 && WORD_END.test(text.slice(Math.max(0, at - 2), at))) {
+          // Inside a word: a camelCase part that starts here ("…Truncation…" of preferTruncationOnSpace).
+          if (!CAMEL_START.test(text.slice(at - 1, at + 1))) continue;
+          WORD_AT.lastIndex = at;
+          const rest = WORD_AT.exec(text)?.[0] ?? '';
+          if (stem(camelParts(rest)[0] ?? rest) === t) n++;
+          continue;
+        }
         WORD_AT.lastIndex = at;
         const word = WORD_AT.exec(text)?.[0];
-        if (word !== undefined && stem(word) === t) n++;
+        if (word === undefined) continue;
+        if (stem(word) === t) n++;
+        else if (camelParts(word)[0] !== undefined && stem(camelParts(word)[0]!) === t) n++;
       }
       return n;
     });
@@ -31,8 +42,10 @@ export function termCounts(text: string, terms: readonly string[]): number[] {
   const out = terms.map(() => 0);
   for (const w of text.match(WORD) ?? []) {
     const s = stem(w);
+    const parts = camelParts(w).map(stem);
     terms.forEach((t, i) => {
       if (s === t || (DENSE.test(w) && w.toLowerCase().includes(t))) out[i]!++;
+      else out[i]! += parts.filter((p) => p === t).length;
     });
   }
   return out;
@@ -138,7 +151,8 @@ export function scoreSections(terms: readonly string[], sections: readonly Ranke
 
 /** How many consecutive pairs of the query's terms occur next to each other, in that order, in `text` (stop words skipped). */
 function adjacentPairs(text: string, terms: readonly string[]): number {
-  const words = textTerms(text);
+  // Words as written: a camelCase name's parts are not words side by side in a sentence.
+  const words = textTerms(text, false);
   const next = new Map<string, Set<string>>();
   for (let i = 0; i + 1 < words.length; i++) {
     const after = next.get(words[i]!) ?? new Set<string>();

@@ -68,13 +68,29 @@ export function queryTerms(query: string): string[] {
   return [...new Set(contentWords(query).map(stem))];
 }
 
-/** The stemmed words of a text, in order, repeats kept, stop words and lone letters left out. */
-export function textTerms(text: string): string[] {
+/**
+ * The parts of a camelCase word, lower-cased ("preferTruncationOnSpace": prefer, truncation, on,
+ * space); none for a word without a lower-case letter followed by a capital. Option and function names
+ * are written so; a question names them in words ("prefer truncation on a space").
+ */
+export function camelParts(word: string): string[] {
+  if (!CAMEL.test(word)) return [];
+  return word.split(CAMEL_SPLIT).map((p) => p.toLowerCase());
+}
+const CAMEL = /[\p{Ll}\p{N}]\p{Lu}/u;
+const CAMEL_SPLIT = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})/u;
+
+/**
+ * The stemmed words of a text, in order, repeats kept, stop words and lone letters left out; a
+ * camelCase word is followed by its parts unless `parts` is false.
+ */
+export function textTerms(text: string, parts = true): string[] {
   const out: string[] = [];
+  const keep = (w: string) => !STOP_WORDS.has(w) && (w.length >= 2 || /\d/.test(w));
   for (const m of text.matchAll(WORD)) {
     const w = m[0].toLowerCase();
-    if (STOP_WORDS.has(w) || (w.length < 2 && !/\d/.test(w))) continue;
-    out.push(stem(w));
+    if (keep(w)) out.push(stem(w));
+    if (parts) for (const part of camelParts(m[0])) if (keep(part)) out.push(stem(part));
   }
   return out;
 }

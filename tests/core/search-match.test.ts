@@ -6,7 +6,7 @@ import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWor
 import { EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
 import { asksForValue } from '../../core/search/units.ts';
 import { termHits } from '../../core/search/score.ts';
-import { queryTerms, stem } from '../../db/text/analyzer.ts';
+import { camelParts, queryTerms, stem } from '../../db/text/analyzer.ts';
 import fc from 'fast-check';
 import { splitSections } from '../../core/budget/sections.ts';
 import { numRuns } from '../property.ts';
@@ -179,6 +179,43 @@ describe('a question asking when', () => {
     ].join('\n');
     const ex = excerptOf(content, splitSections(content)[0]!, queryTerms('core hours reachable working day'), tokens, false, 30, true);
     expect(ex.text).toContain('10:00 and 15:00');
+  });
+});
+
+describe('a camelCase name', () => {
+  test('is found by its words: the option a question describes, not the one sharing one of its words', async () => {
+    const w = await createTestWorld();
+    try {
+      const c = await w.connect('camel');
+      const doc = [
+        '# cut-text',
+        '',
+        '## Options',
+        '',
+        '### space',
+        '',
+        'Type: `boolean`. Default: `false`.',
+        '',
+        'Add a space between the text and the ellipsis.',
+        '',
+        '```js',
+        "cutText('unicorns', 5, {space: true}); //=> 'uni …'",
+        "cutText('unicorns', 6, {space: true}); //=> 'unic …'",
+        '```',
+        '',
+        '### preferTruncationOnSpace',
+        '',
+        'Type: `boolean`. Default: `false`.',
+        '',
+        'Cut the string at a whitespace if it is within 3 characters of the breaking point.',
+      ].join('\n');
+      const made = await ok(c, 'create_binding', { name: 'cut-text', content: doc, summary: 'Cut text to a width.' });
+      const found = await ok(c, 'search_bindings', { query: 'cut-text prefer truncation on space word' });
+      expect(found.results[0].id).toBe(made.binding.id);
+      expect(found.results[0].match.section).toBe('prefertruncationonspace');
+    } finally {
+      w.close?.();
+    }
   });
 });
 
@@ -448,7 +485,12 @@ describe('termHits', () => {
   const reference = (text: string, terms: string[]) => {
     const seen = new Set<string>();
     let total = 0;
-    for (const w of text.match(/[\p{L}\p{N}_]+/gu) ?? []) for (const t of terms) if (stem(w) === t) seen.add(t), total++;
+    for (const w of text.match(/[\p{L}\p{N}_]+/gu) ?? [])
+      for (const t of terms) {
+        // A word counts for a term when it stems to it; otherwise each of its camelCase parts that does.
+        const n = stem(w) === t ? 1 : camelParts(w).filter((p) => stem(p) === t).length;
+        if (n) seen.add(t), (total += n);
+      }
     return { distinct: seen.size, total };
   };
   test('counts exactly what a word-by-word scan counts (property)', () => {
@@ -467,6 +509,12 @@ describe('termHits', () => {
       'in_stall',
       'config',
       'configuration',
+      'cacheConfig',
+      'installCaching',
+      'CacheInstall',
+      'xInstall',
+      'configX',
+      'cafeCafé',
     );
     const sep = fc.constantFrom(' ', '\n', ', ', '-', '.', '_', '(', '𝐀', '1');
     fc.assert(
