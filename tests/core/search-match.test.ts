@@ -442,11 +442,13 @@ describe("the first hit's runner-up section", () => {
           '',
           'Tier-1 services deploy Tuesday to Thursday.',
           '',
-          '- The change freeze starts on 18 December and ends on 6 January.',
+          '- The change freeze starts on 18 December and ends on 6 January, and during the week of the annual offsite.',
+          '',
+          'Other services may deploy Monday to Thursday, 09:00–17:00 CET. Nobody deploys on Fridays unless fixing an incident.',
           '',
           '## Freeze exceptions',
           '',
-          'Exceptions to the deploy freeze are approved by the CTO.',
+          'Exceptions to the deploy freeze are approved by the CTO, or by the SRE lead when the CTO is away, and are recorded in the deploys channel with the reason and the rollback plan.',
           '',
           '## Rollback',
           '',
@@ -470,6 +472,8 @@ describe("the first hit's runner-up section", () => {
       const tight = await ok(c, 'search_bindings', { query, maxTokens: full - 5 });
       expect(contextOf(tight._result).budget.usedTokens).toBeLessThanOrEqual(full - 5);
       expect(tight.results[0].alsoMatch).toBeUndefined();
+      // …with its whole passage: the extra line goes before the passage is shortened.
+      expect(tight.results[0].match.excerpt).toBe(hit.match.excerpt);
       // A question one section answers alone shows no runner-up.
       const clear = await ok(c, 'search_bindings', { query: 'roll back release tool' });
       expect(clear.results[0].alsoMatch).toBeUndefined();

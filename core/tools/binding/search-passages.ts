@@ -87,8 +87,11 @@ const CAPS = [70, 30];
 /** The cap of the first hit's runner-up section (match.ts RUNNER_UP_SHARE); 20 showed one private answer fewer, 40 none more. */
 const ALSO_CAP = 30;
 const REST_CAP = 30;
-/** Smaller caps tried for a first hit that does not fit a small budget (never an empty answer). */
-const SHRINK = [25, 12];
+/**
+ * Caps tried for a first hit that does not fit a small budget (never an empty answer): its full passage
+ * without the runner-up section first, then shorter ones.
+ */
+const SHRINK = [CAPS[0]!, 25, 12];
 const NAME_CHARS = 60;
 /** Kept for the "More" line, added once the page is known (a cursor is ~20 characters). */
 const MORE_RESERVE = 28;
