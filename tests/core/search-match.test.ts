@@ -283,6 +283,15 @@ describe('a near tie', () => {
       // An explicit limit is obeyed; a query one document answers far better shows that one alone.
       expect((await ok(c, 'search_bindings', { query: 'descale kettle vinegar', limit: 1 })).results).toHaveLength(1);
       expect((await ok(c, 'search_bindings', { query: 'prune roses march' })).results).toHaveLength(1);
+      // The second hit quotes up to 40 tokens: a sentence of 31 to 40 is quoted whole, its end included.
+      const long = (model: string) =>
+        `# Kettle ${model}\n\n## Descaling\n\nEvery ${model} kettle, and every other kettle the shop sells, is descaled with vinegar on the first Monday of each month at 09:30 in the staff kitchen.\n`;
+      await ok(c, 'create_binding', { name: 'Kettle L1', content: long('L1'), summary: 'Care of the L1 kettle.' });
+      await ok(c, 'create_binding', { name: 'Kettle L2', content: long('L2'), summary: 'Care of the L2 kettle.' });
+      const second = (await ok(c, 'search_bindings', { query: 'kettle descaled vinegar monday staff kitchen' })).results[1];
+      const tokens = await testCounter();
+      expect(tokens.count(second.match.excerpt)).toBeGreaterThan(30);
+      expect(second.match.excerpt).toEndWith('in the staff kitchen.');
     } finally {
       w.close?.();
     }
