@@ -76,9 +76,10 @@ export function renderSection(
 ): string {
   const s = sections[i]!;
   const attrs = ` section="${s.id}"${page === 'cut' ? ` cut="of ${s.tokens}"` : page ? ` page="${page.index}/${page.count}"` : ''}`;
-  // A cut is a read squeezed into a small budget, of a section the caller named: its path is left out.
-  const path = page === 'cut' ? '' : `, path ${pathIds(sections, i)}`;
-  return `Section "${s.id}" (${i + 1} of ${sections.length})${path}:\n${fenced(text, fence, attrs)}`;
+  // A cut is a read squeezed into a small budget, of a section the caller named: the fence alone names
+  // it (and what the whole costs), so every token left goes to its text.
+  if (page === 'cut') return fenced(text, fence, attrs);
+  return `Section "${s.id}" (${i + 1} of ${sections.length}), path ${pathIds(sections, i)}:\n${fenced(text, fence, attrs)}`;
 }
 
 function outlineHead(n: number, total: number): string {

@@ -66,7 +66,12 @@ describe('section reads never come back empty', () => {
       expect(body.startsWith(section.content)).toBe(true);
       expect(section.content.startsWith('#')).toBe(false);
       expect(textOf(r)).toContain(`the whole section is ${whole.binding.section.tokens} tokens`);
+      // The fence alone names the section and what the whole costs: no section line above it.
+      expect(textOf(r)).toMatch(new RegExp(`^<content fence="\\d+" section="booking" cut="of ${whole.binding.section.tokens}">\n`));
     }
+    // At 60 tokens a cut still shows text (the section line above the fence took 14 of them).
+    const small = await ok(client, 'get_binding', { id: ids[0], section: 'booking', maxTokens: 60 });
+    expect(small.binding.section.content.length).toBeGreaterThan(0);
     // A budget that holds it: the whole section, no cut.
     const fits = await ok(client, 'get_binding', { id: ids[0], section: 'booking', maxTokens: cost });
     expect(fits.binding.section.cut).toBeUndefined();
