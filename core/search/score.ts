@@ -24,10 +24,7 @@ export function termCounts(text: string, terms: readonly string[]): number[] {
       for (let at = lower.indexOf(t); at !== -1; at = lower.indexOf(t, at + 1)) {
         if (at > 0 && WORD_END.test(text.slice(Math.max(0, at - 2), at))) {
           // Inside a word: a camelCase part that starts here ("…Truncation…" of preferTruncationOnSpace).
-          if (!CAMEL_START.test(text.slice(at - 1, at + 1))) continue;
-          WORD_AT.lastIndex = at;
-          const rest = WORD_AT.exec(text)?.[0] ?? '';
-          if (stem(camelParts(rest)[0] ?? rest) === t) n++;
+          if (CAMEL_START.test(text.slice(at - 1, at + 1)) && stem(camelPartAt(text, at)) === t) n++;
           continue;
         }
         WORD_AT.lastIndex = at;
@@ -49,6 +46,27 @@ export function termCounts(text: string, terms: readonly string[]): number[] {
     });
   }
   return out;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const LOWER_OR_DIGIT = /[\p{Ll}\p{N}]/u;
+const UPPER = /\p{Lu}/u;
+
+/**
+ * The camelCase part of `text` that starts at `at`, up to the next part's start or the word's end (as
+ * analyzer.camelParts splits a word). Reads only that part: a word of a million camelCase parts costs
+ * its length once, not once per part.
+ */
+function camelPartAt(text: string, at: number): string {
+  let end = at;
+  let prev = '';
+  while (end < text.length) {
+    const ch = String.fromCodePoint(text.codePointAt(end)!);
+    if (!WORD_CHAR.test(ch) || (end > at && UPPER.test(ch) && LOWER_OR_DIGIT.test(prev))) break;
+    prev = ch;
+    end += ch.length;
+  }
+  return text.slice(at, end);
 }
 
 /** How many distinct terms `text` contains, and how many occurrences in all. */

@@ -219,6 +219,23 @@ describe('a camelCase name', () => {
   });
 });
 
+describe('hostile camelCase', () => {
+  test('one word of 400,000 camelCase parts is counted in one pass, and a search over it answers', async () => {
+    // Each part used to be read to the end of its word: 400,000 parts took hours.
+    const word = `x${'aB'.repeat(400_000)}a`;
+    expect(termHits(word, ['ba'])).toEqual({ distinct: 1, total: 400_000 });
+    const w = await createTestWorld();
+    try {
+      const c = await w.connect('camel-flood');
+      await ok(c, 'create_binding', { name: 'Flood', summary: 'One endless word.', content: `# Flood\n\n## Word\n\n${word}\n` });
+      const found = await ok(c, 'search_bindings', { query: 'flood ba word' });
+      expect(found.results[0].match.section).toBe('word');
+    } finally {
+      w.close?.();
+    }
+  });
+});
+
 describe("a word of the section's heading", () => {
   test('counts less in choosing the sentence: every item under the heading is about it', async () => {
     const tokens = await testCounter();
