@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
 import { EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
-import { asksForValue } from '../../core/search/units.ts';
+import { asksForValue, units } from '../../core/search/units.ts';
 import { termHits } from '../../core/search/score.ts';
 import { camelParts, queryTerms, stem } from '../../db/text/analyzer.ts';
 import fc from 'fast-check';
@@ -282,6 +282,16 @@ describe('HTML in a README', () => {
     expect(intro).toStartWith('A kit of essential types');
     expect(intro).not.toContain('<');
     expect(excerptOf(content, section, queryTerms('map counts'), tokens, false, 30).text).toContain('`Map<string, number>`');
+  });
+});
+
+describe('hostile HTML comments', () => {
+  test('200,000 comment openings with no end are read in one pass; a closed comment is left out', async () => {
+    // A pattern for comments re-read the rest of the text from each opening: this took minutes.
+    const open = units(`Intro ${'<!-- x '.repeat(200_000)}`);
+    expect(open).toHaveLength(1);
+    expect(open[0]!.text.startsWith('Intro <!-- x <!-- x')).toBe(true);
+    expect(units('Kept <!-- hidden --> text.').map((u) => u.text)).toEqual(['Kept text.']);
   });
 });
 
