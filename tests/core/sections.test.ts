@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { splitSections } from '../../core/budget/sections.ts';
+import { atxHeading, splitSections } from '../../core/budget/sections.ts';
 import { numRuns } from '../property.ts';
 
 const ids = (md: string) => splitSections(md).map((s) => s.id);
@@ -69,5 +69,42 @@ describe('splitSections', () => {
       }),
       { numRuns: numRuns(2000) },
     );
+  });
+});
+
+describe('ATX headings read in one pass', () => {
+  // The pattern the reader replaced, kept here as the definition it must agree with.
+  const PATTERN = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+  const byPattern = (line: string) => {
+    const m = PATTERN.exec(line);
+    return m ? { level: m[1]!.length, heading: (m[2] ?? '').trim() } : undefined;
+  };
+
+  test('agrees with the pattern on every line of blanks, #, letters and line breaks (property)', () => {
+    const line = fc.array(fc.constantFrom('#', ' ', '\t', 'a', 'C', '\r', '\u2028', '\u00a0'), { maxLength: 14 }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(line, (l) => {
+        expect(atxHeading(l)).toEqual(byPattern(l));
+      }),
+      { numRuns: numRuns(5000) },
+    );
+    for (const l of [
+      '# Title',
+      '## Title ##',
+      '# C#',
+      '#  #',
+      '# ##',
+      '####### seven',
+      '#no-space',
+      '   ### indented ###   ',
+      '    # code',
+    ])
+      expect(atxHeading(l)).toEqual(byPattern(l));
+  });
+
+  test('a heading line of a million blanks is read at once', () => {
+    // The pattern re-read the run of blanks from each of its characters: minutes for this line.
+    const md = `# a${' '.repeat(1_000_000)}b\n\ntext\n`;
+    expect(splitSections(md).map((s) => s.heading)).toEqual([`a${' '.repeat(1_000_000)}b`]);
   });
 });
