@@ -119,7 +119,10 @@ export function units(body: string): Unit[] {
 /** A unit as it is scored and quoted: a table row after its header row. */
 export const withContext = (u: Unit) => (u.context ? `${u.context} ${u.text}` : u.text);
 
-/** Text as read, without Markdown link targets and bare URLs (for scoring only). */
-export const withoutTargets = (u: string) => u.replace(/\]\([^)\s]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
+/**
+ * Text as read, without Markdown link targets and bare URLs (for scoring only). A target stops at a
+ * `]` too, so a run of "](" with no ")" is read once, not once from each "](" (that was quadratic).
+ */
+export const withoutTargets = (u: string) => u.replace(/\]\([^)\s\]]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
 
 const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
