@@ -23,14 +23,33 @@ const ENTITIES: Record<string, string> = {
   copy: '©',
 };
 
-/** Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text, entities decoded. */
+/**
+ * `text` without HTML comments, found by position in one pass (a pattern re-read the rest of the text
+ * from every "<!--" without an end). An unclosed comment stays as text.
+ */
+export function withoutComments(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('<!--'); open !== -1; open = text.indexOf('<!--', at)) {
+    const close = text.indexOf('-->', open + 4);
+    if (close === -1) break;
+    out += `${text.slice(at, open)} `;
+    at = close + 3;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text, entities
+ * decoded. Every pattern stops at the next bracket or tag opening, so text made of unclosed ones ("[[[[",
+ * "<a <a <a") is read in one pass; a link target may hold one level of parentheses.
+ */
 export function plainText(md: string): string {
-  return md
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\[[^\]]*\]/g, (_m, a, b) => a ?? b ?? '')
-    .replace(/<(https?:[^>\s]+)>/g, '$1')
-    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+  return withoutComments(md)
+    .replace(/!\[[^\][]*\](?:\((?:[^()]|\([^()]*\))*\)|\[[^\][]*\])?/g, ' ')
+    .replace(/\[([^\][]*)\]\((?:[^()]|\([^()]*\))*\)|\[([^\][]*)\]\[[^\][]*\]/g, (_m, a, b) => a ?? b ?? '')
+    .replace(/<(https?:[^<>\s]+)>/g, '$1')
+    .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
     .replace(/`([^`\n]+)`/g, '$1')
     .replace(/\*\*|__/g, '')
     .replace(/(^|[^\p{L}\p{N}])[*_]([^*_\n]+)[*_](?=[^\p{L}\p{N}]|$)/gu, '$1$2')
@@ -47,10 +66,11 @@ export function plainText(md: string): string {
 
 /** Links, images and separators of a text block, and the words left outside them. */
 function linkShare(raw: string): { links: number; wordsOutside: number } {
-  const links = (raw.match(/\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|<a\s[^>]*>|<img\s[^>]*>|!\[[^\]]*\]/gi) ?? []).length;
+  const links = (raw.match(/\[[^\][]*\]\((?:[^()]|\([^()]*\))*\)|\[[^\][]*\]\[[^\][]*\]|<a\s[^<>]*>|<img\s[^<>]*>|!\[[^\][]*\]/gi) ?? [])
+    .length;
   const outside = raw
-    .replace(/\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)|\[(?:[^\[\]]|\[[^\]]*\])*\]\[[^\]]*\]|!\[[^\]]*\]/g, ' ')
-    .replace(/<a\s[^>]*>[\s\S]*?<\/a>|<[^>]+>/gi, ' ');
+    .replace(/\[(?:[^[\]]|\[[^\][]*\])*\]\((?:[^()]|\([^()]*\))*\)|\[(?:[^[\]]|\[[^\][]*\])*\]\[[^\][]*\]|!\[[^\][]*\]/g, ' ')
+    .replace(/<a\s[^<>]*>(?:(?!<a\s)[\s\S])*?<\/a>|<[^<>]+>/gi, ' ');
   return { links, wordsOutside: (plainText(outside).match(/\p{L}{2,}/gu) ?? []).length };
 }
 
@@ -95,6 +115,18 @@ export const isList = (b: CardBlock) => b.kind === 'text' && /^\s*(?:[-*+]|\d+[.
 
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|Dr|Mr|Mrs|Ms|St|Inc|Ltd|v\d+(?:\.\d+)*)\.$/i;
 
+/**
+ * True when the text from `start` to `end` ends with an abbreviation. Only its last characters are read:
+ * a sentence that never ends ("e.g. A e.g. A …") was re-read whole at each of its full stops.
+ */
+function abbreviated(text: string, start: number, end: number): boolean {
+  const from = Math.max(start, end - ABBREVIATION_CHARS);
+  const m = ABBREVIATION.exec(text.slice(from, end));
+  // Cut inside a word, the slice's first letters are not a word's start: look at the letter before.
+  return !!m && (m.index > 0 || from === start || !/[A-Za-z0-9_]/.test(text[from - 1]!));
+}
+const ABBREVIATION_CHARS = 48;
+
 /** Sentences of prose (a full stop after an abbreviation or inside a version number does not end one). */
 export function sentences(text: string): string[] {
   const out: string[] = [];
@@ -102,7 +134,7 @@ export function sentences(text: string): string[] {
   const re = /[.!?]["'’”)]?(?=\s+["'“(]?[\p{Lu}\p{N}`])/gu;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const end = m.index + m[0].length;
-    if (ABBREVIATION.test(text.slice(start, end))) continue;
+    if (abbreviated(text, start, end)) continue;
     out.push(text.slice(start, end).trim());
     start = end;
   }

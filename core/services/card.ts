@@ -56,11 +56,19 @@ function bare(text: string): string {
 
 /** A heading without leading or trailing emoji, symbols and separators ("⚡️ Vite ⚡" → "Vite"). */
 function tidyHeading(text: string): string {
-  return text
-    .replace(/^[^\p{L}\p{N}@(`"'[]+/u, '')
-    .replace(/[^\p{L}\p{N})`"'\].!?]+$/u, '')
-    .trim();
+  const kept = text.replace(/^[^\p{L}\p{N}@(`"'[]+/u, '');
+  // The trailing run is found from the end: a pattern anchored there re-read every run of symbols before it.
+  let end = kept.length;
+  for (;;) {
+    // The last character, a surrogate pair read as one (an emoji goes, a letter such as 𝐀 stays).
+    const pair = end > 1 && /[\uDC00-\uDFFF]/.test(kept[end - 1]!) && /[\uD800-\uDBFF]/.test(kept[end - 2]!);
+    const last = kept.slice(end - (pair ? 2 : 1), end);
+    if (end === 0 || KEEP_LAST.test(last)) break;
+    end -= last.length;
+  }
+  return kept.slice(0, end).trim();
 }
+const KEEP_LAST = /[\p{L}\p{N})`"'\].!?]/u;
 
 const isGeneric = (heading: string) => GENERIC.has(bare(heading)) || GENERIC.has(bare(heading).replace(/s$/, ''));
 

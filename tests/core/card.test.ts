@@ -161,3 +161,33 @@ describe('bindery import names a README after the package.json beside it', () =>
     }
   });
 });
+
+describe('hostile documents', () => {
+  test('unclosed brackets, tags, comments, endless sentences and symbol headings are read in one pass', () => {
+    // Each of these took minutes or hours at this size: a pattern re-read the rest of the text from
+    // every "[", "<a ", "<!--" or full stop, or every symbol of a heading's tail.
+    const md = [
+      `# ${'—'.repeat(300_000)}Guide${'—'.repeat(300_000)}`,
+      '',
+      '['.repeat(300_000),
+      '',
+      '<a '.repeat(100_000),
+      '',
+      '<!-- '.repeat(60_000),
+      '',
+      'e.g. A '.repeat(50_000),
+      '',
+      '## Usage',
+      '',
+      `Call it. ${'](x'.repeat(100_000)}`,
+    ].join('\n');
+    const doc = parseMarkdownDoc(md, 'hostile/README.md');
+    expect(doc.name).toBe('Guide');
+    expect(doc.summary.length).toBeGreaterThan(0);
+  });
+
+  test('links keep their text, a target may hold parentheses, and comments leave no trace', () => {
+    expect(plainText('See [the page](https://en.wikipedia.org/wiki/Foo_(bar)) <!-- note --> now.')).toBe('See the page now.');
+    expect(plainText('[a][ref] and ![logo](x.png) and <a href="u">b</a>')).toBe('a and and b');
+  });
+});
