@@ -35,13 +35,20 @@ function list(deps: BinderyDeps, caller: Caller, query: z.output<typeof listQuer
   return callTool(ctx, TOOLS.search_bindings, { ...args, query: q, limit: Math.min(limit ?? 20, SEARCH_LIMIT) });
 }
 
+/** A path without its trailing slashes, trimmed from the end (/\/+$/ re-read a run of slashes from each of them). */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end--;
+  return path.slice(0, end);
+}
+
 /**
  * `/api/…` for people and scripts: bindings (list, search with `q`, create, read at a tier, update,
  * delete), sets (list, create, read) and `/api/me`. Errors are the core's typed errors as HTTP statuses.
  */
 export async function handleRest(deps: BinderyDeps, caller: Caller, request: Request, url: URL, body: unknown): Promise<Response> {
   const core: CoreDeps = deps;
-  const parts = url.pathname.replace(/\/+$/, '').split('/').slice(2);
+  const parts = withoutTrailingSlashes(url.pathname).split('/').slice(2);
   const query = Object.fromEntries(url.searchParams);
   const method = request.method;
   try {
