@@ -50,7 +50,7 @@ export function cutToFit(text: string, room: number, tokens: TokenCounter, terms
     const part = us
       .slice(lo, hi + 1)
       .join('')
-      .replace(/\s+$/, '');
+      .trimEnd();
     const n = tokens.count(part);
     if (n <= room) return { text: part, tokens: n };
     if (hi > at) hi--;

@@ -1,4 +1,5 @@
 import { slugify } from '../ids.ts';
+import { atxHeading as readAtx } from '../../db/text/atx.ts';
 
 /** One section of a document: from its heading line to the next heading of the same or a higher level. */
 export interface SectionSpan {
@@ -15,36 +16,14 @@ export interface SectionSpan {
   end: number;
 }
 
-const ATX_OPEN = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const ID_CHARS = 40;
 
-const blank = (c: string | undefined) => c === ' ' || c === '\t';
-
-/**
- * An ATX heading line's level and text (`## Title ##` → 2, "Title"), or undefined. Read by position, in
- * one pass: the pattern it replaces (`[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`) re-read a run of blanks from
- * each of its characters, and a heading line of a million blanks took minutes to write.
- */
+/** An ATX heading line's level and text (`## Title ##` → 2, "Title"), or undefined (db/text/atx.ts). */
 export function atxHeading(line: string): { level: number; heading: string } | undefined {
-  const open = ATX_OPEN.exec(line);
-  if (!open) return undefined;
-  const rest = line.slice(open[0].length);
-  // A heading is one line: a line break inside it (\r, \u2028…) makes it none.
-  if (/[\r\n\u2028\u2029]/.test(rest)) return undefined;
-  let from = 0;
-  while (blank(rest[from])) from++;
-  let end = rest.length;
-  while (end > from && blank(rest[end - 1])) end--;
-  // A closing run of # counts only after a blank inside the text ("# C#" keeps its #).
-  let hashes = end;
-  while (hashes > from && rest[hashes - 1] === '#') hashes--;
-  if (hashes < end && hashes > from && blank(rest[hashes - 1])) {
-    end = hashes;
-    while (end > from && blank(rest[end - 1])) end--;
-  }
-  return { level: open[1]!.length, heading: rest.slice(from, end).trim() };
+  const atx = readAtx(line);
+  return atx && { level: atx.level, heading: atx.text.trim() };
 }
 
 /** The id a heading's section gets when no other section took it first (an id is this, then -2, -3…). */

@@ -1,8 +1,9 @@
+import { atxHeading } from '../text/atx.ts';
+
 // Heading text for the search index's `headings` column. The db layer cannot import core (where
 // splitSections lives), so this is a small fence-aware extractor of ATX and setext headings; it only
 // feeds ranking, and the section a hit shows is chosen in core with splitSections.
 
-const ATX = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
@@ -24,8 +25,8 @@ export function headingsOf(content: string): string {
       prev = '';
       continue;
     }
-    const atx = ATX.exec(text);
-    if (atx) out.push(atx[1]!);
+    const atx = atxHeading(text);
+    if (atx?.spaced) out.push(atx.text);
     // A setext underline under a plain text line (not a list item or a table row) makes it a heading.
     else if (SETEXT.test(text) && prev.trim() && !/^\s*(?:[-*+]\s|\||>)/.test(prev)) out.push(prev.trim());
     prev = atx ? '' : text;

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { atxHeading, splitSections } from '../../core/budget/sections.ts';
+import { atxHeading as readAtx } from '../../db/text/atx.ts';
+import { headingsOf } from '../../db/store/fts-headings.ts';
 import { numRuns } from '../property.ts';
 
 const ids = (md: string) => splitSections(md).map((s) => s.id);
@@ -80,11 +82,19 @@ describe('ATX headings read in one pass', () => {
     return m ? { level: m[1]!.length, heading: (m[2] ?? '').trim() } : undefined;
   };
 
-  test('agrees with the pattern on every line of blanks, #, letters and line breaks (property)', () => {
+  // The search index's headings column used its own pattern (text not trimmed, a blank required).
+  const INDEX_PATTERN = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+  const forIndex = (line: string) => {
+    const atx = readAtx(line);
+    return atx?.spaced ? atx.text : undefined;
+  };
+
+  test('agrees with the patterns on every line of blanks, #, letters and line breaks (property)', () => {
     const line = fc.array(fc.constantFrom('#', ' ', '\t', 'a', 'C', '\r', '\u2028', '\u00a0'), { maxLength: 14 }).map((c) => c.join(''));
     fc.assert(
       fc.property(line, (l) => {
         expect(atxHeading(l)).toEqual(byPattern(l));
+        expect(forIndex(l)).toEqual(INDEX_PATTERN.exec(l)?.[1]);
       }),
       { numRuns: numRuns(5000) },
     );
@@ -106,5 +116,6 @@ describe('ATX headings read in one pass', () => {
     // The pattern re-read the run of blanks from each of its characters: minutes for this line.
     const md = `# a${' '.repeat(1_000_000)}b\n\ntext\n`;
     expect(splitSections(md).map((s) => s.heading)).toEqual([`a${' '.repeat(1_000_000)}b`]);
+    expect(headingsOf(md)).toBe(`a${' '.repeat(1_000_000)}b`);
   });
 });
