@@ -113,7 +113,7 @@ describe('section reads never come back empty', () => {
 });
 
 describe('a budgeted read of a whole binding (maxTokens without section)', () => {
-  test('gives the fullest tier that fits, exactly counted, and refuses only a budget below the one-line tier', async () => {
+  test('gives the fullest tier that fits, exactly counted; below the card, an error naming the card and tier 0', async () => {
     const id = (await ok(client, 'create_binding', { name: 'Travel policy whole', content: policy(9), summary: 'How to travel for work.' }))
       .binding.id;
     const full = await call(client, 'get_binding', { id, tier: '2' });
@@ -123,11 +123,9 @@ describe('a budgeted read of a whole binding (maxTokens without section)', () =>
     const cost = (r: Awaited<ReturnType<typeof call>>) => contextOf(r).response.tokens as number;
     expect(cost(plain)).toBeLessThan(Math.min(cost(full), cost(withOutline)));
     expect(cost(line)).toBeLessThan(cost(plain));
-    // Each budget gets the fullest tier (2, 1.5, 1, then the one-line 0) whose whole text fits, byte for byte that tier's read.
-    const order = [full, withOutline, plain, line];
-    // (50 is the smallest budget any read takes.)
-    expect(cost(plain) - 1).toBeGreaterThan(50);
-    for (const maxTokens of [cost(full), cost(full) - 1, cost(withOutline), cost(withOutline) - 1, cost(plain), cost(plain) - 1, 50]) {
+    // Each budget gets the fullest tier (2, then 1.5, then 1) whose whole text fits, byte for byte that tier's read.
+    const order = [full, withOutline, plain];
+    for (const maxTokens of [cost(full), cost(full) - 1, cost(withOutline), cost(withOutline) - 1, cost(plain)]) {
       const want = order.find((r) => cost(r) <= maxTokens)!;
       const r = await call(client, 'get_binding', { id, maxTokens });
       expect(r.isError).toBeFalsy();
@@ -136,19 +134,26 @@ describe('a budgeted read of a whole binding (maxTokens without section)', () =>
       expect(budget.usedTokens).toBe(cost(want));
       expect(budget.usedTokens).toBeLessThanOrEqual(maxTokens);
     }
-    // A tier asked for is where the fall starts (tier "0" is read as tier 0, not as the card); below the
-    // one-line tier the error names the field and that tier's cost.
+    // A tier asked for is where the fall starts; tier "0" is read as tier 0, not as the card.
     const big = Math.max(cost(full), cost(withOutline));
     expect(textOf(await call(client, 'get_binding', { id, tier: '1.5', maxTokens: big }))).toBe(textOf(withOutline));
     expect(textOf(await call(client, 'get_binding', { id, tier: '0', maxTokens: big }))).toBe(textOf(line));
+    // Below the card: the error names the field, the card's cost and tier 0's, the two reads that fit.
+    expect(cost(plain) - 1).toBeGreaterThanOrEqual(50);
+    const tooSmall = await call(client, 'get_binding', { id, maxTokens: cost(plain) - 1 });
+    expect(tooSmall.isError).toBe(true);
+    expect(textOf(tooSmall)).toContain(
+      `maxTokens: is below this binding's card (${cost(plain)} tokens); give at least that, or tier "0" for its one line (${cost(line)} tokens)`,
+    );
+    // Tier 0 under its own cost: the error names that cost.
     const longName = Array.from({ length: 28 }, (_, i) => `${(i * 7919 + 13).toString(36)}Zq`)
       .join('-')
       .slice(0, 200);
     const long = (await ok(client, 'create_binding', { name: longName, content: policy(2), summary: 'Long name.' })).binding.id;
     const longLine = cost(await call(client, 'get_binding', { id: long, tier: '0' }));
     expect(longLine).toBeGreaterThan(51);
-    const tooSmall = await call(client, 'get_binding', { id: long, maxTokens: longLine - 1 });
-    expect(tooSmall.isError).toBe(true);
-    expect(textOf(tooSmall)).toContain(`maxTokens: is below this binding's one-line tier "0" (${longLine} tokens)`);
+    const tooSmallLine = await call(client, 'get_binding', { id: long, tier: '0', maxTokens: longLine - 1 });
+    expect(tooSmallLine.isError).toBe(true);
+    expect(textOf(tooSmallLine)).toContain(`maxTokens: is below this binding's one-line tier "0" (${longLine} tokens)`);
   });
 });

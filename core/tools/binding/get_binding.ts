@@ -76,9 +76,11 @@ const FALLBACK: readonly Tier[] = ['2', '1.5', '1', '0'];
 
 /**
  * A budgeted read of the whole binding (no section): the fullest tier, from the one asked for (tier 2
- * when none was) down to the one-line tier 0, whose stored cost fits maxTokens and, for the full text,
- * the response cap (a longer text is read by sections). The outline of tier 1.5 names each section's
- * id and cost, so the next read can be the section that answers. Below tier 0's line: INVALID_INPUT.
+ * when none was) down to the card, whose stored cost fits maxTokens and, for the full text, the
+ * response cap (a longer text is read by sections); tier "0" asked for is read as tier 0. The outline
+ * of tier 1.5 names each section's id and cost, so the next read can be the section that answers.
+ * Below the card: INVALID_INPUT naming the card's cost and tier 0's. (Falling to the tier-0 line
+ * instead was tried: two agents in the loop took the bare line for a fault and called again anyway.)
  */
 async function fittedRead(args: { id: string; tier?: Tier; version?: number; cursor?: string }, maxTokens: number, ctx: ToolContext) {
   if (args.cursor !== undefined) throw fail.invalid('cursor', 'pages a read without maxTokens; omit cursor or maxTokens');
@@ -90,9 +92,14 @@ async function fittedRead(args: { id: string; tier?: Tier; version?: number; cur
     const cost = tierCost(row, t);
     return cost <= maxTokens && (t !== '2' || cost + PAGE_MARGIN <= ctx.config.maxResponseTokens);
   };
-  const tier = FALLBACK.slice(from).find(fits);
+  const tier = (args.tier === '0' ? ['0' as const] : FALLBACK.slice(from, -1)).find(fits);
   if (!tier)
-    throw fail.invalid('maxTokens', `is below this binding's one-line tier "0" (${tierCost(row, '0')} tokens); give at least that`);
+    throw fail.invalid(
+      'maxTokens',
+      args.tier === '0'
+        ? `is below this binding's one-line tier "0" (${tierCost(row, '0')} tokens); give at least that`
+        : `is below this binding's card (${tierCost(row, '1')} tokens); give at least that, or tier "0" for its one line (${tierCost(row, '0')} tokens)`,
+    );
   if (tier === '2') Object.assign(row, { content: (await missingContents(ctx, [row])).get(row.versionId) ?? row.content });
   const { pieces, view } = bindingAt(row, tier, ctx);
   const used = pieces.reduce((n, p) => n + (p.tokens ?? ctx.tokens.count(p.text)), 0);
