@@ -31,7 +31,11 @@ export function termCounts(text: string, terms: readonly string[]): number[] {
         const word = WORD_AT.exec(text)?.[0];
         if (word === undefined) continue;
         if (stem(word) === t) n++;
-        else if (camelParts(word)[0] !== undefined && stem(camelParts(word)[0]!) === t) n++;
+        else {
+          // A camelCase word's first part starts where the word does ("prefer" of preferTruncation…).
+          const first = camelParts(word)[0];
+          if (first !== undefined && stem(first) === t) n++;
+        }
       }
       return n;
     });

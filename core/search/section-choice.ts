@@ -44,7 +44,7 @@ export function chooseSections(
 }
 
 /** Each section's score as bestSection weighs it (the shared scorer, the best few weighed by their best sentence). */
-export function sectionScores(
+function sectionScores(
   content: string,
   sections: readonly SectionSpan[],
   terms: readonly string[],

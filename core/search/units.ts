@@ -1,5 +1,6 @@
 import { oneLine } from '../budget/card-cut.ts';
 import { HAS_TEXT } from './score.ts';
+import { withoutComments } from '../text.ts';
 
 // The units a passage is made of (sentences, list items, table rows, code lines) and what a question
 // asks of them (code, a value). Shared by the excerpt and by the choice of section. Pure: no I/O.
@@ -53,23 +54,9 @@ const TABLE_ROW = /^ {0,3}\|/;
 const HTML_TAG =
   /<\/?(?:a|abbr|b|big|blockquote|br|center|code|dd|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|kbd|li|ol|p|picture|pre|s|samp|small|source|span|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|u|ul|video)\b[^<>]*>/gi;
 
-/**
- * `text` without HTML comments and HTML_TAG tags. Comments are found by position, in one pass: a
- * pattern for them re-read the rest of the text from every "<!--" that has no end.
- */
-function withoutMarkup(text: string): string {
-  let out = '';
-  let at = 0;
-  for (let open = text.indexOf('<!--'); open !== -1; open = text.indexOf('<!--', at)) {
-    const close = text.indexOf('-->', open + 4);
-    if (close === -1) break;
-    out += `${text.slice(at, open)} `;
-    at = close + 3;
-  }
-  return (out + text.slice(at)).replace(HTML_TAG, ' ');
-}
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const ITEM_CHARS = 280;
+
 /** A table's rule line: only pipes, colons, dashes and spaces, with a dash (tested with `isRule`: one pass). */
 const TABLE_RULE = /^ {0,3}\|?[\s:|-]*$/;
 const isRule = (l: string) => TABLE_RULE.test(l) && l.includes('-');
@@ -83,7 +70,7 @@ export function units(body: string): Unit[] {
     for (const block of prose.join('\n').split(/\n\s*\n|\n(?=\s*(?:[-*+>|]|\d{1,9}[.)]|#{1,6})\s)|\n(?=\s*<tr\b)/i)) {
       // A short list item (or HTML table row) stays whole: "`minTimeout`: … first retry. Default is
       // `1000`." names its option in one sentence and gives its value in the next.
-      const text = withoutMarkup(block);
+      const text = withoutComments(block).replace(HTML_TAG, ' ');
       if ((LIST_ITEM.test(text) || /^\s*<tr\b/i.test(block)) && fold(text).length <= ITEM_CHARS)
         out.push({ text: fold(text), code: false });
       else for (const u of text.split(/(?<=[.!?。！？])\s+/)) out.push({ text: fold(u), code: false });

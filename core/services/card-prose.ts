@@ -2,6 +2,8 @@
 // reader sees, whether a block is prose worth quoting (not badges, a link menu, a callout, a command or
 // code), its sentences, and its lead once filing lines ("Owner: …", "Version 4.1 …") are left aside.
 
+import { withoutComments } from '../text.ts';
+
 /** A block of Markdown as the import reads it: a heading, or a text block (inline Markdown as written). */
 export interface CardBlock {
   kind: 'heading' | 'text';
@@ -22,22 +24,6 @@ const ENTITIES: Record<string, string> = {
   hellip: '…',
   copy: '©',
 };
-
-/**
- * `text` without HTML comments, found by position in one pass (a pattern re-read the rest of the text
- * from every "<!--" without an end). An unclosed comment stays as text.
- */
-export function withoutComments(text: string): string {
-  let out = '';
-  let at = 0;
-  for (let open = text.indexOf('<!--'); open !== -1; open = text.indexOf('<!--', at)) {
-    const close = text.indexOf('-->', open + 4);
-    if (close === -1) break;
-    out += `${text.slice(at, open)} `;
-    at = close + 3;
-  }
-  return out + text.slice(at);
-}
 
 /**
  * Inline Markdown/HTML reduced to the words a reader sees: images dropped, links to their text, entities
