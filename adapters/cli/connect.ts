@@ -3,17 +3,20 @@
 // mode that suits the client), or to reach a remote one (`--url`, with `--key` or OAuth). `--write`
 // merges it into the file the client reads: other servers and keys stay, a backup of the file is
 // kept beside it, and a file that is not JSON is left alone with a message saying why.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { parseConfig } from '../../core/config.ts';
 import { parseCommand, usageError } from './args.ts';
+import { writeTempFile } from './temp-file.ts';
 import {
   CLIENTS,
   claudeMcpAdd,
   clientSpec,
+  localTarget,
   modeFor,
   mergeServer,
+  remoteEndpoint,
   unmergeable,
   type ClientName,
   type Place,
@@ -40,19 +43,6 @@ export function absoluteDbUrl(url: string, cwd: string): string {
   return `file:${resolve(cwd, url)}`;
 }
 
-function remoteUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return usageError('connect', USAGE, `--url must be an http(s) URL, got "${url}"`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    usageError('connect', USAGE, `--url must be http(s), got "${parsed.protocol}"`);
-  if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/mcp';
-  return parsed.toString();
-}
-
 export async function main(args: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<number> {
   const { values, positionals } = parseCommand('connect', USAGE, args, {
     write: { type: 'boolean' },
@@ -75,13 +65,12 @@ export async function main(args: string[], env: Record<string, string | undefine
   const mode = modeFor(client as ClientName, config.listChangedClients);
   let target: Target;
   if (values.url) {
-    target = { kind: 'remote', url: remoteUrl(values.url), ...(values.key ? { key: values.key } : {}) };
+    const remote = remoteEndpoint(values.url);
+    if ('error' in remote) return usageError('connect', USAGE, remote.error);
+    target = { kind: 'remote', url: remote.url, ...(values.key ? { key: values.key } : {}) };
   } else {
     const dbUrl = absoluteDbUrl(values.db ?? config.dbUrl, cwd);
-    const serverEnv: Record<string, string> = { BINDERY_DB_URL: dbUrl, BINDERY_TOOL_MODE: mode };
-    if (config.dbAuthToken && !dbUrl.startsWith('file:')) serverEnv.BINDERY_DB_AUTH_TOKEN = config.dbAuthToken;
-    if (env.BINDERY_USER) serverEnv.BINDERY_USER = env.BINDERY_USER;
-    target = { kind: 'stdio', command: process.execPath, args: [CLI, 'stdio'], env: serverEnv };
+    target = localTarget({ command: process.execPath, cli: CLI }, dbUrl, mode, config.dbAuthToken, env.BINDERY_USER);
   }
 
   const place: Place = {
@@ -126,9 +115,7 @@ export async function main(args: string[], env: Record<string, string | undefine
     backup = `${file}.${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
     copyFileSync(file, backup);
   }
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, merged.text);
-  renameSync(temp, file);
+  renameSync(writeTempFile(dirname(file), basename(file), new TextEncoder().encode(merged.text)), file);
   say(
     `${merged.replaced ? 'replaced' : 'added'} server "${name}" in ${file}${backup ? ` (backup: ${backup})` : ''}; restart ${spec.label} to load it`,
   );

@@ -40,6 +40,36 @@ export interface RemoteTarget {
 
 export type Target = StdioTarget | RemoteTarget;
 
+/** A remote Bindery's /mcp endpoint from what the user typed (a bare origin gets /mcp), or why it is not one. */
+export function remoteEndpoint(url: string): { url: string } | { error: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { error: `--url must be an http(s) URL, got "${url}"` };
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { error: `--url must be http(s), got "${parsed.protocol}"` };
+  if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/mcp';
+  return { url: parsed.toString() };
+}
+
+/**
+ * A local server's command line and environment: the database (already absolute), the tool mode, its
+ * auth token for a remote database, and BINDERY_USER when the user set one.
+ */
+export function localTarget(
+  run: { command: string; cli: string },
+  dbUrl: string,
+  mode: 'lazy' | 'eager',
+  dbAuthToken: string | undefined,
+  user: string | undefined,
+): StdioTarget {
+  const env: Record<string, string> = { BINDERY_DB_URL: dbUrl, BINDERY_TOOL_MODE: mode };
+  if (dbAuthToken && !dbUrl.startsWith('file:')) env.BINDERY_DB_AUTH_TOKEN = dbAuthToken;
+  if (user) env.BINDERY_USER = user;
+  return { kind: 'stdio', command: run.command, args: [run.cli, 'stdio'], env };
+}
+
 interface ClientSpec {
   label: string;
   /** The JSON key that holds servers by name. */
