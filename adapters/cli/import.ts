@@ -11,17 +11,13 @@ import { ensureCaller } from '../../core/services/prepare.ts';
 import { resolveWritableSpace, type CoreDeps } from '../../core/services/bindings.ts';
 import { markdownFiles, readListedFile, type ReadHooks } from './import-files.ts';
 import { openRuntime } from '../runtime.ts';
+import { FRONT_MATTER_ALLOWANCE, looksExported } from '../../core/services/export-format.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { parseCommand, usageError } from './args.ts';
 
-/** Room for an exported file's front matter on top of the content limit (fields are bounded: name 200, summary 600, 8 × 160). */
-const FRONT_MATTER_ALLOWANCE = 64 * 1024;
-/** How an exported file begins (core/services/export-format.ts). */
-const EXPORT_HEAD = /^---\r?\n(?:bindery: |\{"bindery":)/;
-
 /** Only an exported file may pass the content limit, by its front matter (the service then checks its content). */
 function overLimit(bytes: Uint8Array, max: number): string | undefined {
-  if (bytes.length <= max || EXPORT_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)))) return undefined;
+  if (bytes.length <= max || looksExported(bytes)) return undefined;
   return `is ${bytes.length} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
 }
 

@@ -17,6 +17,16 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
  */
 export const EXPORT_MARKER = 'export/1';
 
+/** Room for an exported file's front matter on top of the content limit (fields are bounded: name 200, summary 600, 8 × 160). */
+export const FRONT_MATTER_ALLOWANCE = 64 * 1024;
+
+const EXPORT_HEAD = /^---\r?\n(?:bindery: |\{"bindery":)/;
+
+/** True when a file begins as an export does: only such a file may pass the content limit, by its front matter (its content is checked after). */
+export function looksExported(bytes: Uint8Array): boolean {
+  return EXPORT_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)));
+}
+
 /** The fields an exported file carries. */
 export interface ExportedBinding {
   id: string;

@@ -17,6 +17,7 @@ import {
 } from '../../db/store/sync.ts';
 import { resolveWritableSpace, type CoreDeps } from './bindings.ts';
 import { bytesHash, readSyncDoc, type SyncDoc, type SyncFormat } from './sync-format.ts';
+import { FRONT_MATTER_ALLOWANCE, looksExported } from './export-format.ts';
 import type { FileStamp, SyncFolder } from './sync-folder.ts';
 
 // `bindery sync`: one pass brings a space and a folder in step (core/services/sync-pass.ts runs it).
@@ -146,12 +147,6 @@ export interface ReadFile extends FileStamp {
   doc: SyncDoc;
 }
 
-/** How a file in the export form begins (core/services/export-format.ts). */
-const EXPORT_HEAD = /^---\r?\n(?:bindery: |\{"bindery":)/;
-
-/** Room for an export file's front matter on top of the content limit (as `bindery import` allows). */
-export const FRONT_MATTER_ALLOWANCE = 64 * 1024;
-
 /** Reads and parses one listed file; a file that cannot be synced is reported once and left alone. */
 export async function readFile(s: SyncSession, path: string, stamp: FileStamp): Promise<ReadFile | undefined> {
   const max = s.deps.config.maxContentBytes;
@@ -160,8 +155,7 @@ export async function readFile(s: SyncSession, path: string, stamp: FileStamp): 
   // Only a file in the export form may pass the limit, by its front matter; its content is checked below.
   let skipped = 'skipped' in read ? (/the limit is \d+ bytes/.test(read.skipped) ? tooLarge : read.skipped) : undefined;
   let doc: SyncDoc | undefined;
-  if ('bytes' in read && read.bytes.length > max && !EXPORT_HEAD.test(new TextDecoder().decode(read.bytes.subarray(0, 64))))
-    skipped = tooLarge;
+  if ('bytes' in read && read.bytes.length > max && !looksExported(read.bytes)) skipped = tooLarge;
   else if ('bytes' in read) {
     const parsed = readSyncDoc(read.bytes, path);
     if ('skipped' in parsed) skipped = parsed.skipped;
