@@ -8,7 +8,8 @@ import type { Caller } from '../../core/context.ts';
 import { BinderyError } from '../../core/errors.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import type { CoreDeps } from '../../core/services/bindings.ts';
-import { openSync, spaceChanges, type SyncCounts, type SyncEvent, type SyncHooks, type SyncSession } from '../../core/services/sync.ts';
+import { openSync, spaceChanges, type SyncEvent, type SyncHooks, type SyncSession } from '../../core/services/sync.ts';
+import { eventLine, summaryLine } from '../../core/services/sync-lines.ts';
 import { syncPass } from '../../core/services/sync-pass.ts';
 import { openRuntime } from '../runtime.ts';
 import { createProgress, type Progress, type ProgressSink } from './progress.ts';
@@ -22,30 +23,6 @@ const USAGE = 'usage: bindery sync <dir> [--space <slug>] [--watch]';
 export interface SyncSinks {
   err?: ProgressSink;
   out?: ProgressSink;
-}
-
-/** The summary of one pass, every count named (scripts read it). */
-export function summaryLine(dir: string, space: string, c: SyncCounts): string {
-  const adopted = c.adopted ? `, ${c.adopted} picked up` : '';
-  return `synced ${dir} with @${space}: ${c.created} created, ${c.updated} updated, ${c.renamed} renamed, ${c.deleted} deleted, ${c.written} written to the folder, ${c.removed} removed from the folder, ${c.conflict} conflicts, ${c.skipped} skipped${adopted}`;
-}
-
-/** One line for an event worth a line of its own (every event in watch mode). */
-export function eventLine(e: SyncEvent, all: boolean): string | undefined {
-  switch (e.kind) {
-    case 'conflict':
-      return `conflict: ${e.path}: ${e.detail}`;
-    case 'skipped':
-      return `skipped ${e.path}: ${e.reason}`;
-    case 'renamed':
-      return `renamed ${e.from} → ${e.path} (${e.id})`;
-    case 'deleted':
-      return `deleted ${e.id}: ${e.path} is gone from the folder (restorable: the web app's Deleted page, /trash)`;
-    case 'removed':
-      return `removed ${e.path}: ${e.id} was deleted in Bindery`;
-    default:
-      return all ? `${e.kind} ${e.path} (${e.id}${e.version ? ` v${e.version}` : ''})` : undefined;
-  }
 }
 
 /** Opens the pairing of `dir` with a space for `caller`: a session the passes share. */
