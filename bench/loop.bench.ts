@@ -8,6 +8,7 @@
 // Figures per corpus and half: first call shows the answer, tokens of that call (arguments + response),
 // all-in for a one-question conversation whose first call answers (definitions + that call).
 import { importDocument } from '../core/services/import.ts';
+import { shortId } from '../core/ids.ts';
 import { modelJson } from '../core/footprint/definition.ts';
 import { benchWorld } from './world.ts';
 import { round, type BenchRow, type BenchSection } from './types.ts';
@@ -45,7 +46,7 @@ async function measure(corpus: CorpusName) {
       asked.push({
         id: q.id,
         half: q.half,
-        answered: !!target && text.includes(target) && isRight(q, text),
+        answered: !!target && text.includes(shortId(target)) && isRight(q, text),
         tokens: tokens.count(JSON.stringify(args)) + tokens.count(text),
       });
     }

@@ -9,6 +9,23 @@ export function idPattern(prefix: string): string {
   return `${prefix}_[0-9a-z]{16}`;
 }
 
+/**
+ * How many id characters a search's passage line shows (`bnd_` and these): the full id costs a model
+ * 11–15 tokens a hit, its first 8 characters 5–9. They are 40 random bits, so two documents one
+ * caller can find share them about once in ten billion pairs; a read that meets two says so.
+ */
+export const SHORT_ID_CHARS = 8;
+
+/** An id as a passage line shows it: its kind prefix and its first SHORT_ID_CHARS characters. */
+export function shortId(id: string): string {
+  return id.slice(0, id.indexOf('_') + 1 + SHORT_ID_CHARS);
+}
+
+/** The pattern (unanchored) of an id or of its first SHORT_ID_CHARS or more characters. */
+export function idRefPattern(prefix: string): string {
+  return `${prefix}_[0-9a-z]{${SHORT_ID_CHARS},16}`;
+}
+
 /** A new random id with its kind prefix (`bnd_…`, `spc_…`), 16 base32 characters of entropy. */
 export function newId(prefix: string): string {
   return `${prefix}_${randomIdChars(16)}`;

@@ -5,6 +5,7 @@
 // paths). Usage: bun bench/loop/replay.ts [--verbose] [--half tune|heldout] <log.jsonl>...
 import { readFileSync } from 'node:fs';
 import { importDocument } from '../../core/services/import.ts';
+import { shortId } from '../../core/ids.ts';
 import { benchWorld } from '../world.ts';
 import { loadCorpus, type CorpusName } from './corpus.ts';
 import { isRight, loopQuestions } from './report.ts';
@@ -55,7 +56,7 @@ for (const corpus of ['thirdparty', 'private'] as CorpusName[]) {
     const r = (await client.callTool({ name: 'search_bindings', arguments: a.args })) as { content?: { type: string; text?: string }[] };
     const text = (r.content ?? []).map((c) => c.text ?? '').join('\n');
     const target = ids.get(q.file);
-    const ok = !!target && text.includes(target) && isRight(q, text);
+    const ok = !!target && text.includes(shortId(target)) && isRight(q, text);
     const t = tally[q.half]!;
     t[0]!++;
     if (ok) t[1]!++;

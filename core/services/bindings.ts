@@ -4,6 +4,7 @@ import { fail } from '../errors.ts';
 import { newId, slugify } from '../ids.ts';
 import { canSeeSpace, findSpace, personalSpace, type SpaceRow } from '../../db/store/users.ts';
 import {
+  findableIdsWithPrefix,
   listVersionRows,
   readableBindingsCurrent,
   readableBindingVersion,
@@ -123,6 +124,33 @@ async function writtenRow(deps: CoreDeps, id: string, number: number): Promise<B
   await embedWritten(deps, id);
   await freshCounts(deps, [row]);
   return row;
+}
+
+/**
+ * The binding id a reference names: a whole id as given, or the one binding the caller can find
+ * (findableIdsWithPrefix) whose id starts with the first characters a passage line showed. None is
+ * NOT_FOUND, as for a missing id; two is INVALID_INPUT asking for the whole id (both are the caller's).
+ */
+export async function resolveBindingRef(deps: CoreDeps, caller: Caller, ref: string): Promise<string> {
+  const id = await bindingRefId(deps, caller, ref);
+  if (id === undefined) throw fail.notFound('binding', ref);
+  return id;
+}
+
+/** As resolveBindingRef, for many references: each one's id, or the reference itself when it names none (a read then finds nothing). */
+export async function resolveBindingRefs(deps: CoreDeps, caller: Caller, refs: readonly string[]): Promise<string[]> {
+  return Promise.all(refs.map(async (ref) => (await bindingRefId(deps, caller, ref)) ?? ref));
+}
+
+async function bindingRefId(deps: CoreDeps, caller: Caller, ref: string): Promise<string | undefined> {
+  if (ref.length >= 'bnd_'.length + 16) return ref;
+  const ids = await findableIdsWithPrefix(deps.db, caller.id, ref, 2);
+  if (ids.length > 1)
+    throw fail.invalid(
+      'id',
+      `${ref} starts the ids of more than one document you can read: give its whole id (search with tier "0" shows it)`,
+    );
+  return ids[0];
 }
 
 /** A binding the caller may read, or NOT_FOUND (same text whether missing or private). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tier } from '../budget/tier.ts';
 import { content, keyPoints, model, name, summary, text } from '../services/binding-fields.ts';
-import { idPattern } from '../ids.ts';
+import { idPattern, idRefPattern, SHORT_ID_CHARS } from '../ids.ts';
 
 // The field rules live with the one validation every write path shares (core/services/binding-fields.ts).
 export { content, keyPoints, name, summary, text };
@@ -22,6 +22,11 @@ export const idOf = (prefix: string, what: string) =>
   z.string().regex(new RegExp(`^${idPattern(prefix)}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
 
 export const bindingId = () => idOf('bnd', 'binding');
+/** A binding id, or its first characters as a search's passage line shows them (resolved by services/bindings.ts resolveBindingRef). */
+export const bindingRef = () =>
+  z.string().regex(new RegExp(`^${idRefPattern('bnd')}$`), {
+    message: `must be a binding id like bnd_0123456789abcdef, or its first ${SHORT_ID_CHARS} characters after bnd_ as search shows them`,
+  });
 export const setId = () => idOf('set', 'set');
 
 export const spaceRef = () => z.string().min(1).max(80).describe('space id (spc_…), slug, or @slug; default: your personal space');

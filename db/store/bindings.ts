@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { bindingsTable, spacesTable, versionsTable } from '../schema/index.ts';
 import type { BinderyDb } from '../types.ts';
-import { canReadBindingSql, type LinkScope } from './access.ts';
+import { canReadBindingSql, defaultScopeSql, type LinkScope } from './access.ts';
 
 export type VersionInsert = typeof versionsTable.$inferInsert;
 export type BindingInsert = typeof bindingsTable.$inferInsert;
@@ -105,6 +105,27 @@ export async function readableBindingVersion(
     .where(and(eq(bindingsTable.id, bindingId), isNull(bindingsTable.deletedAt), canReadBindingSql(userId, opts.links)))
     .get();
   return row as BindingVersionRow | undefined;
+}
+
+/**
+ * Up to `limit` ids starting with `prefix` among the bindings the caller can find: those a search
+ * covers (own spaces, accepted shares) and public spaces. A public link's binding is readable by whoever
+ * knows its whole id, so a prefix never reaches it: that would shorten the secret.
+ */
+export async function findableIdsWithPrefix(db: BinderyDb, userId: string, prefix: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: bindingsTable.id })
+    .from(bindingsTable)
+    .innerJoin(spacesTable, eq(spacesTable.id, bindingsTable.spaceId))
+    .where(
+      and(
+        sql`${bindingsTable.id} >= ${prefix} AND ${bindingsTable.id} < ${`${prefix}~`}`,
+        isNull(bindingsTable.deletedAt),
+        sql`(${defaultScopeSql(userId)} OR spaces.visibility = 'public')`,
+      ),
+    )
+    .limit(limit);
+  return rows.map((r) => r.id);
 }
 
 const preparedReads = new WeakMap<BinderyDb, Map<string, { get(params: Record<string, unknown>): Promise<unknown> }>>();

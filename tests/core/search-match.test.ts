@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
+import { shortId } from '../../core/ids.ts';
 import { EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
 import { asksForValue, units, withoutTargets } from '../../core/search/units.ts';
 import { termHits } from '../../core/search/score.ts';
@@ -72,7 +73,7 @@ describe('search_bindings match', () => {
       .split('\n')
       .filter((l) => l !== '' && !l.startsWith('More: '));
     expect(body.length).toBe(passages.results.length);
-    for (const [i, l] of body.entries()) expect(l.startsWith(`- ${passages.results[i].id} `)).toBe(true);
+    for (const [i, l] of body.entries()) expect(l.startsWith(`- ${shortId(passages.results[i].id)} `)).toBe(true);
     expect(text).not.toContain('\nMore:  call');
     expect(found.results.find((r: { id: string }) => r.id === made.binding.id).match.excerpt).not.toMatch(/[\n\r\u2028]/);
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { bindingId, cursorSchema, maxTokensSchema, sectionIdField, tierField } from '../schema.ts';
-import { readBinding } from '../../services/bindings.ts';
+import { bindingRef, cursorSchema, maxTokensSchema, sectionIdField, tierField } from '../schema.ts';
+import { readBinding, resolveBindingRef } from '../../services/bindings.ts';
 import { bindingMeta, bindingWithSection } from '../views.ts';
 import { renderBindingAtTier } from './render-paged.ts';
 import { renderSectionRead } from './render-section.ts';
@@ -32,7 +32,7 @@ export const getBindingTool = defineTool({
   listed: ['id', 'section', 'maxTokens'],
   listedDescription: 'Read one section (§id), cut to maxTokens.',
   input: z.strictObject({
-    id: bindingId(),
+    id: bindingRef(),
     tier: tierField.optional(),
     version: z.number().int().min(1, { message: 'must be 1 or more' }).optional(),
     section: sectionIdField().optional(),
@@ -43,8 +43,9 @@ export const getBindingTool = defineTool({
   bound: { kind: 'tokens', maxTokens: 25_000 },
   annotations: { readOnlyHint: true },
   storedTextOnly: true,
-  async handler(args, ctx) {
-    checkBudget(args.maxTokens, ctx);
+  async handler(given, ctx) {
+    checkBudget(given.maxTokens, ctx);
+    const args = { ...given, id: await resolveBindingRef(ctx, ctx.caller, given.id) };
     const tier = args.tier ?? '1';
     if (args.maxTokens !== undefined && args.section === undefined) return fittedRead(args, args.maxTokens, ctx);
     const row = await readBinding(ctx, ctx.caller, args.id, {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { bindingId, maxTokensSchema, querySchema, tierSchema } from '../schema.ts';
+import { bindingRef, maxTokensSchema, querySchema, tierSchema } from '../schema.ts';
 import { packByQuery } from '../query-listing.ts';
 import { clip, oneLine } from '../../budget/card-cut.ts';
-import { readableCurrent } from '../../services/bindings.ts';
+import { readableCurrent, resolveBindingRefs } from '../../services/bindings.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { bindingWithSections } from '../views.ts';
 import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list.ts';
@@ -17,7 +17,7 @@ export const getBindingsTool = defineTool({
     'Read 1–50 bindings in one call at a tier (default "1"); ids you cannot read are listed as not found. maxTokens packs them in order under a hard budget, lowering tiers (2 → 1.5 → 1) before leaving any out. query: show only their sections that match it, best first (tier is then ignored).',
   aliases: ['batch read', 'open several', 'fetch many documents'],
   input: z.strictObject({
-    ids: z.array(bindingId()).min(1, { message: 'must list 1 to 50 ids' }).max(50, { message: 'must list 1 to 50 ids' }),
+    ids: z.array(bindingRef()).min(1, { message: 'must list 1 to 50 ids' }).max(50, { message: 'must list 1 to 50 ids' }),
     tier: tierSchema.default('1'),
     maxTokens: maxTokensSchema().optional(),
     query: querySchema().optional(),
@@ -27,7 +27,8 @@ export const getBindingsTool = defineTool({
   annotations: { readOnlyHint: true },
   async handler(args, ctx) {
     checkBudget(args.maxTokens, ctx);
-    const ids = [...new Set(args.ids)];
+    // Short ids (as a passage line shows them) read as the whole ids they name.
+    const ids = [...new Set(await resolveBindingRefs(ctx, ctx.caller, [...new Set(args.ids)]))];
     // Content is loaded by packListing only for the items it shows at tier 2.
     const found = await readableCurrent(ctx, ctx.caller, ids);
     const rows = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));

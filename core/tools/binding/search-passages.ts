@@ -8,6 +8,7 @@ import { line, type Piece } from '../../tokens/doc.ts';
 import type { BudgetReport } from '../packed-list.ts';
 import { facts } from '../views.ts';
 import { queryTerms, textTerms } from '../../../db/text/analyzer.ts';
+import { shortId } from '../../ids.ts';
 
 // The passage-first form of search (tier "passage", search_bindings' default): per hit
 // one line with its id, name, best section (id, heading, exact cost) and the passage that answers,
@@ -107,9 +108,10 @@ const UNBUDGETED_RESERVE = 300;
  */
 export function passageLine(row: Pick<BindingVersionRow, 'bindingId' | 'name'>, m: MatchView | undefined, also?: MatchView): string {
   const name = clip(oneLine(row.name), NAME_CHARS);
-  if (!m) return `- ${row.bindingId} ${name}\n`;
+  const id = shortId(row.bindingId);
+  if (!m) return `- ${id} ${name}\n`;
   const second = also ? `  also §${also.section} (${also.sectionTokens} tokens): ${also.excerpt}\n` : '';
-  return `- ${row.bindingId} ${name} · §${m.section} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n${second}`;
+  return `- ${id} ${name} · §${m.section} (${m.sectionTokens} tokens)${m.excerpt ? `: ${m.excerpt}` : ''}\n${second}`;
 }
 
 export interface PassageRequest {
