@@ -130,6 +130,9 @@ export function excerptOf(
   for (let grew = true; grew; ) {
     grew = false;
     for (const side of [1, -1] as const) {
+      // A passage that has just reached a question ("Lost your card?") or a lead-in ("To reset it:")
+      // takes what answers it before anything earlier.
+      if (side === -1 && grew && DANGLING.test(us[hi]!)) break;
       const i = side === 1 ? hi + 1 : lo - 1;
       if (i < 0 || i >= us.length) continue;
       const n = fits(us.slice(Math.min(lo, i), Math.max(hi, i) + 1).join(' '), tokens, cap);
@@ -141,6 +144,9 @@ export function excerptOf(
   }
   return { text: us.slice(lo, hi + 1).join(' '), tokens: used };
 }
+
+/** A unit that asks or leads in: what follows it answers it. */
+const DANGLING = /[?:？：]$/;
 
 /** A window of `unit` around its first hit, grown as far as the token cap allows. */
 function cutAround(unit: string, terms: readonly string[], tokens: TokenCounter, cap: number): { text: string; tokens: number } {

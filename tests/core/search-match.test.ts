@@ -117,6 +117,30 @@ describe('excerptOf', () => {
     expect(w.text).not.toMatch(/ …|… /);
   });
 
+  test('a passage that reaches a question quotes its answer before anything earlier', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '## Getting in',
+      '',
+      'The building opens at 07:00 and closes at 21:00 on working days. Use your access card at the main door and at the 4th-floor entrance. Outside these hours, and at weekends, your card works only if Facilities enabled out-of-hours access for you (ask in #berlin-office, with a reason).',
+      '',
+      'Lost your card? Tell reception or Facilities the same day; a replacement costs nothing the first time and €20 after that.',
+    ].join('\n');
+    const ex = excerptOf(
+      content,
+      splitSections(content)[0]!,
+      queryTerms('berlin office lost access card replacement fee'),
+      tokens,
+      false,
+      70,
+    );
+    // The best sentence names the office's channel; growing from it reaches "Lost your card?", whose
+    // answer comes next (before the sentence in front, which used to take the room).
+    expect(ex.text).toContain('Lost your card? Tell reception');
+    expect(ex.text).toContain('€20 after that.');
+    expect(ex.tokens).toBeLessThanOrEqual(70);
+  });
+
   test('a table row is scored and quoted after its header row', async () => {
     const tokens = await testCounter();
     const content = [
