@@ -9,7 +9,7 @@ import type { Piece } from '../tokens/doc.ts';
 import { excerptOf } from './excerpt.ts';
 import { bestSection, chooseSections } from './section-choice.ts';
 import { asksForCode, asksForValue, units, withContext, withoutTargets } from './units.ts';
-import { sectionBody, termCounts } from './score.ts';
+import { searchableBody, termCounts } from './score.ts';
 import { queryTerms, textTerms } from '../../db/text/analyzer.ts';
 
 /** `results[].match` of a search hit. */
@@ -116,7 +116,7 @@ export async function passageCoverage(
     const span = bestSection(content, storedSpans(row), terms, weights, value);
     if (!span) return 0;
     const around = new Set(textTerms(`${row.name} ${span.path.join(' ')}`));
-    const body = sectionBody(content, span);
+    const body = searchableBody(content, span);
     const inBody = termCounts(body, terms);
     let unit = 0;
     for (const u of units(body)) {

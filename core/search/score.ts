@@ -113,6 +113,27 @@ export function sectionBody(content: string, s: Pick<SectionSpan, 'start' | 'end
   return lines.join('\n');
 }
 
+/** A Markdown link reference definition's first line ("[label]: https://…", or "[label]:" with the target below); not a footnote ("[^1]: …"). */
+const LINK_DEFINITION = /^ {0,3}\[(?!\^)[^\]\n]{1,999}\]:(?:[ \t]|$)/;
+
+/**
+ * A section's body as search reads it (sectionBody): without link reference definitions, which a
+ * reader never sees as text. A README's list of them at its end repeats every option's name beside a
+ * URL, and was chosen as the match for a question naming one option.
+ */
+export function searchableBody(content: string, s: Pick<SectionSpan, 'start' | 'end' | 'level'>): string {
+  const body = sectionBody(content, s);
+  if (!body.includes(']:')) return body;
+  const lines = body.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!LINK_DEFINITION.test(lines[i]!)) kept.push(lines[i]!);
+    // "[label]:" alone: its target is the next line.
+    else if (/\]:\s*$/.test(lines[i]!) && /^\s*\S+\s*$/.test(lines[i + 1] ?? '')) i++;
+  }
+  return kept.join('\n');
+}
+
 /** A body with something to read: a letter or digit, or a symbol beyond ASCII (box drawing, emoji), not only Markdown punctuation. */
 export const HAS_TEXT = /[\p{L}\p{N}]|[^\p{ASCII}\s]/u;
 
@@ -188,5 +209,5 @@ function adjacentPairs(text: string, terms: readonly string[]): number {
 
 /** The spans as the scorer takes them (bodies read from `content`). */
 export function rankedSpans(content: string, spans: readonly SectionSpan[]): RankedSection[] {
-  return spans.map((s) => ({ heading: s.heading, path: s.path, body: sectionBody(content, s) }));
+  return spans.map((s) => ({ heading: s.heading, path: s.path, body: searchableBody(content, s) }));
 }

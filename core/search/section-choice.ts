@@ -1,5 +1,5 @@
 import type { SectionSpan } from '../budget/sections.ts';
-import { HAS_TEXT, rankedSpans, scoreSections, sectionBody, termCounts } from './score.ts';
+import { HAS_TEXT, rankedSpans, scoreSections, searchableBody, termCounts } from './score.ts';
 import { holdsValue, units, VALUE_BONUS, withContext, withoutTargets } from './units.ts';
 
 // Which section of a document answers: the shared section scorer (./score.ts), its few best weighed
@@ -33,7 +33,7 @@ export function chooseSections(
     .filter((x) => x.s > 0)
     .sort((a, b) => b.s - a.s || a.i - b.i);
   if (order.length === 0) {
-    const first = sections.findIndex((span) => HAS_TEXT.test(sectionBody(content, span)));
+    const first = sections.findIndex((span) => HAS_TEXT.test(searchableBody(content, span)));
     return { best: sections[first < 0 ? 0 : first] };
   }
   const [top, next] = order;

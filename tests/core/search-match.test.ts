@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, contextOf, createTestWorld, ok, textOf, testCounter, type TestWorld } from '../helpers.ts';
 import { shortId } from '../../core/ids.ts';
 import { EXCERPT_TOKENS, excerptOf } from '../../core/search/excerpt.ts';
+import { bestSection } from '../../core/search/section-choice.ts';
 import { asksForValue, units, withoutTargets } from '../../core/search/units.ts';
 import { termHits } from '../../core/search/score.ts';
 import { camelParts, queryTerms, stem } from '../../db/text/analyzer.ts';
@@ -139,6 +140,54 @@ describe('excerptOf', () => {
     expect(ex.text).toContain('Lost your card? Tell reception');
     expect(ex.text).toContain('€20 after that.');
     expect(ex.tokens).toBeLessThanOrEqual(70);
+  });
+
+  test("the document's own title words count less than the words that ask for one thing in it", async () => {
+    const tokens = await testCounter();
+    const content = [
+      '# limiter-kit',
+      '',
+      'Limits requests.',
+      '',
+      '## Configuration',
+      '',
+      '| Option | Type | Remarks |',
+      '| --- | --- | --- |',
+      '| `legacyHeaders` | `boolean` | Enable the `X-Limiter-Kit` header. |',
+      '| `windowMs` | `number` | How long to remember requests. |',
+      '| `store` | `Store` | Where hit counts are kept. |',
+      '| `retryAfter` | `number` | Seconds to send in `Retry-After`. |',
+      '| `skipFailedRequests` | `boolean` | Uncount 4xx/5xx responses. |',
+    ].join('\n');
+    const section = splitSections(content).find((x) => x.id === 'configuration')!;
+    const ex = excerptOf(content, section, queryTerms('limiter-kit skipFailedRequests'), tokens, false, 30);
+    expect(ex.text).toContain('Uncount 4xx/5xx responses.');
+  });
+
+  test('link reference definitions are not text: never the match, never quoted; footnotes are', async () => {
+    const tokens = await testCounter();
+    const content = [
+      '# widget',
+      '',
+      '## Options',
+      '',
+      '- `skipFailedRequests`: do not count failed responses.',
+      '',
+      '## License',
+      '',
+      'MIT',
+      '',
+      '[`skipFailedRequests`]: https://example.com/docs#skipfailedrequests',
+      '[`skipSuccessfulRequests`]:',
+      '  https://example.com/docs#skipsuccessfulrequests',
+      '',
+      '[^esm]: Loading `widget` with require() needs Node.js 22.12.0.',
+    ].join('\n');
+    const spans = splitSections(content).map((x) => ({ ...x, path: x.id === 'widget' ? ['widget'] : ['widget', x.heading] }));
+    expect(bestSection(content, spans, queryTerms('skipFailedRequests'))!.id).toBe('options');
+    const license = spans.find((x) => x.id === 'license')!;
+    expect(excerptOf(content, license, queryTerms('skipSuccessfulRequests'), tokens).text).not.toContain('example.com');
+    expect(excerptOf(content, license, queryTerms('require node version'), tokens).text).toContain('22.12.0');
   });
 
   test('a table row is scored and quoted after its header row', async () => {
