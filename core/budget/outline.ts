@@ -41,25 +41,43 @@ export function parseSections(text: string | undefined): SectionIndex | undefine
 
 /** Headings from the top level down to section `i` (rebuilt from levels, as splitSections made them). */
 export function sectionPath(sections: readonly StoredSection[], i: number): string[] {
-  const stack: StoredSection[] = [];
-  for (let k = 0; k <= i; k++) {
-    const s = sections[k]!;
-    if (s.level === 0) continue;
-    while (stack.length && stack[stack.length - 1]!.level >= s.level) stack.pop();
-    stack.push(s);
-  }
-  return sections[i]!.level === 0 ? [] : stack.map((s) => s.heading);
+  return pathsOf(sections).headings[i]!;
 }
 
 /** The section's place by ids (slugs of [a-z0-9-]): headings are author text and stay inside fences. */
 function pathIds(sections: readonly StoredSection[], i: number): string {
-  const stack: StoredSection[] = [];
-  for (let k = 0; k <= i; k++) {
-    const s = sections[k]!;
-    while (stack.length && stack[stack.length - 1]!.level >= s.level) stack.pop();
-    stack.push(s);
+  return pathsOf(sections).ids[i]!;
+}
+
+const PATHS = new WeakMap<readonly StoredSection[], { headings: string[][]; ids: string[] }>();
+
+/**
+ * Every section's heading path and id path, in one pass over the levels (a stack at most six deep),
+ * kept per sections array: asked section by section from the start, a document of 100,000 headings
+ * took a minute to write and as long for each search that quoted it.
+ */
+function pathsOf(sections: readonly StoredSection[]): { headings: string[][]; ids: string[] } {
+  const known = PATHS.get(sections);
+  if (known) return known;
+  const headings: string[][] = [];
+  const ids: string[] = [];
+  const named: StoredSection[] = [];
+  const all: StoredSection[] = [];
+  for (const s of sections) {
+    while (all.length && all[all.length - 1]!.level >= s.level) all.pop();
+    all.push(s);
+    ids.push(all.map((x) => x.id).join(' › '));
+    if (s.level === 0) {
+      headings.push([]);
+      continue;
+    }
+    while (named.length && named[named.length - 1]!.level >= s.level) named.pop();
+    named.push(s);
+    headings.push(named.map((x) => x.heading));
   }
-  return stack.map((s) => s.id).join(' › ');
+  const paths = { headings, ids };
+  PATHS.set(sections, paths);
+  return paths;
 }
 
 /**
@@ -79,7 +97,45 @@ export function renderSection(
   // A cut is a read squeezed into a small budget, of a section the caller named: the fence alone names
   // it (and what the whole costs), so every token left goes to its text.
   if (page === 'cut') return fenced(text, fence, attrs);
-  return `Section "${s.id}" (${i + 1} of ${sections.length}), path ${pathIds(sections, i)}:\n${fenced(text, fence, attrs)}`;
+  const only = page === undefined ? headingOnlyRead(sections, i, text) : '';
+  return only || `${sectionHead(sections, i)}\n${fenced(text, fence, attrs)}`;
+}
+
+const sectionHead = (sections: readonly StoredSection[], i: number) =>
+  `Section "${sections[i]!.id}" (${i + 1} of ${sections.length}), path ${pathIds(sections, i)}:`;
+
+/**
+ * The read of a section that is only its heading: where its text is (`subsections`, naming up to
+ * `most`); the heading itself is in the path and the outline. '' for any other section.
+ */
+export function headingOnlyRead(sections: readonly StoredSection[], i: number, text: string, most = SUBSECTIONS_NAMED): string {
+  const under = subsections(sections, i, text, most);
+  return under ? `${sectionHead(sections, i)} ${under}` : '';
+}
+
+/** Subsections a heading-only read names, at most. */
+export const SUBSECTIONS_NAMED = 12;
+/** Text besides a heading line (a setext underline is not text). */
+const TEXT = /[\p{L}\p{N}]|[^\p{ASCII}\s]/u;
+
+/**
+ * For a section that is only its heading ("## API" over "### is(value)", …): a line naming the
+ * subsections its text is in (up to `most`), with what each costs, so a read never comes back with
+ * nothing to go on. Their counts are known first (countSections counts from the last section up). ''
+ * for any other section.
+ */
+function subsections(sections: readonly StoredSection[], i: number, text: string, most = SUBSECTIONS_NAMED): string {
+  const s = sections[i]!;
+  if (s.level === 0 || TEXT.test(text.replace(/^[^\n]*\n?/, ''))) return '';
+  let end = i + 1;
+  while (end < sections.length && sections[end]!.level > s.level) end++;
+  const under = sections.slice(i + 1, end);
+  if (under.length === 0) return '';
+  const top = under.reduce((m, x) => Math.min(m, x.level), Number.POSITIVE_INFINITY);
+  const named = under.filter((x) => x.level === top).slice(0, most);
+  const rest = under.length - named.length;
+  const list = named.map((x) => `§${x.id} (${x.tokens} tokens)`).join(', ');
+  return `only a heading; its text is in ${list}${rest ? `, and ${rest} more section${rest === 1 ? '' : 's'} under it` : ''}.\n`;
 }
 
 function outlineHead(n: number, total: number): string {
@@ -136,7 +192,11 @@ export function countSections(content: string, fence: string, tokens: TokenCount
     end: s.end,
     tokens: 0,
   }));
-  sections.forEach((s, i) => (s.tokens = tokens.count(renderSection(sections, i, content.slice(s.start, s.end), fence))));
+  // From the last up: a heading-only section's read names its subsections and their counts.
+  for (let i = sections.length - 1; i >= 0; i--) {
+    const s = sections[i]!;
+    s.tokens = tokens.count(renderSection(sections, i, content.slice(s.start, s.end), fence));
+  }
   if (sections.length < 2) return { index: { sections, shown: sections.length }, outlineBlockTokens: 0 };
   const max = Math.min(sections.length, OUTLINE_MAX_ENTRIES);
   const total = sections.reduce((n, s) => n + s.tokens, 0);

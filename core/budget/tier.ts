@@ -16,7 +16,7 @@ export const FALLBACK_ORDER: Record<Tier, Tier[]> = { '2': ['2', '1.5', '1'], '1
 
 export const PREVIEW_CHARS = 500;
 /** Bump when the rendered blocks change: stored block counts are then recounted. */
-export const RENDER_REVISION = 7;
+export const RENDER_REVISION = 8;
 
 /** Stored exact token counts of the three rendered blocks of a version. */
 export interface BlockCounts {

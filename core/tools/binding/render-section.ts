@@ -1,6 +1,6 @@
 import { sectionBody } from '../../search/score.ts';
 import type { BindingVersionRow } from '../../../db/store/bindings.ts';
-import { renderSection, sectionPath, type SectionIndex } from '../../budget/outline.ts';
+import { headingOnlyRead, renderSection, sectionPath, SUBSECTIONS_NAMED, type SectionIndex } from '../../budget/outline.ts';
 import { splitPages } from '../../budget/page.ts';
 import { headingSlug } from '../../budget/sections.ts';
 import { loadedSections, renderContent, renderLine, tierObject } from '../../budget/tier.ts';
@@ -64,6 +64,13 @@ export async function renderSectionRead(
   const card = tierObject(facts(row), '1', base);
   if (maxTokens !== undefined && s.tokens > maxTokens) {
     if (cursor) throw fail.invalid('cursor', 'a section cut to maxTokens is not paged; omit cursor');
+    // Only a heading: fewer of its subsections named, counted exactly.
+    await ctx.tokens.load();
+    for (let most = SUBSECTIONS_NAMED - 1; most > 0 && headingOnlyRead(index.sections, i, text, most); most--) {
+      const only = headingOnlyRead(index.sections, i, text, most);
+      const tokens = ctx.tokens.count(only);
+      if (tokens <= maxTokens) return { pieces: [{ text: only, tokens }], view: { ...card, section: { ...section, content: text } } };
+    }
     // A cut spends its room on the section's text, not on its heading line (the frame names the section).
     return cutSectionRead(row, index, i, sectionBody(row.content!, s).replace(/^\n+/, ''), maxTokens, ctx, { head, card, section });
   }
