@@ -62,7 +62,9 @@ for (const corpus of ['thirdparty', 'private'] as CorpusName[]) {
     if (ok) t[1]!++;
     t[2]! += tokens.count(JSON.stringify(a.args)) + tokens.count(text);
     if (verbose && !ok)
-      console.log(`MISS ${a.qid} ${JSON.stringify(a.args)}\n  want ${q.answer} in ${q.file}\n  ${text.trim().replace(/\n/g, '\n  ')}`);
+      console.log(
+        `MISS ${a.qid} ${JSON.stringify(a.args)}\n  want ${q.answer} in ${q.file} (${target && text.includes(shortId(target)) ? 'shown, other passage' : 'not shown'})\n  ${text.trim().replace(/\n/g, '\n  ')}`,
+      );
   }
   for (const [h, [n, ok, tok]] of Object.entries(tally)) {
     if (n)
