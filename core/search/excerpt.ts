@@ -2,7 +2,7 @@ import type { TokenCounter } from '../tokens/counter.ts';
 import type { SectionSpan } from '../budget/sections.ts';
 import { DENSE, searchableBody, termCounts, termHits } from './score.ts';
 import { textTerms } from '../../db/text/analyzer.ts';
-import { holdsValue, units, VALUE_BONUS, withContext, withoutTargets } from './units.ts';
+import { holdsValue, units, VALUE_BONUS, withContext, withoutTargets, type Unit } from './units.ts';
 
 // Query-focused excerpts, computed at query time for the hits a search shows. Pure: no I/O.
 
@@ -46,10 +46,14 @@ const HEADING_WORD = 7;
 const TITLE_WORD = 3;
 const LABEL = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:`([^`]{1,60})`|\*\*([^*]{1,60})\*\*)/;
 
-/** How many of the terms a list item's leading label (a code span or bold words) holds. */
-function labelled(text: string, terms: readonly string[]): number {
-  const m = LABEL.exec(text);
-  return m ? termCounts(m[1] ?? m[2]!, terms).filter((n) => n > 0).length : 0;
+/** A table row's first cell, as a label: what the row is about ("| **target**?: … | Which spec… |"). */
+const ROW_LABEL = /^\s*\|\s*([^|]{1,80}?)\s*\|/;
+
+/** How many of the terms a list item's leading label (a code span or bold words), or a table row's first cell, holds. */
+function labelled(u: Unit, terms: readonly string[]): number {
+  const m = u.context ? ROW_LABEL.exec(u.text) : LABEL.exec(u.text);
+  const label = m ? (u.context ? m[1]! : (m[1] ?? m[2]!)) : undefined;
+  return label ? termCounts(label, terms).filter((n) => n > 0).length : 0;
 }
 
 /**
@@ -99,7 +103,7 @@ export function excerptOf(
       (held > 0 && u.code === wantCode ? 3 : 0) +
       (held > 0 && wantValue && holdsValue(u.text) ? VALUE_BONUS : 0) +
       (asked >= 0 && c[asked]! > 0 ? DEFAULT_BONUS : 0) +
-      labelled(u.text, terms) * LABEL_BONUS;
+      labelled(u, terms) * LABEL_BONUS;
     if (score > best) [pick, best] = [i, score];
   });
   // Neighbours come from the same kind, so a prose excerpt does not run into a code block; but a

@@ -169,6 +169,26 @@ describe('excerptOf', () => {
     expect(ex.text).toContain('Uncount 4xx/5xx responses.');
   });
 
+  test("a table row whose first cell names what is asked beats one holding the question's words by chance", async () => {
+    const tokens = await testCounter();
+    // zod-to-json-schema's options table (two of its rows): "targeting" and "JSON Schema" in the first
+    // row's long remark held every word of the question, so it was quoted instead of the target row.
+    const content = [
+      '# Zod to Json Schema',
+      '',
+      '## Options',
+      '',
+      '| Option | Effect |',
+      '| --- | --- |',
+      '| **base64Strategy**?: "format:binary" \\| "contentEnconding:base64" \\| "pattern:zod" | Choose how to handle the base64 string check. Defaults to "contentEncoding:base64" as described [here](https://json-schema.org/understanding-json-schema/reference/non_json_data#contentencoding). Note that "format:binary" is not represented in the output type as it\'s not part of the JSON Schema spec and only intended to be used when targeting OpenAPI 3.0. Later versions of OpenAPI support contentEncoding. |',
+      '| **target**?: "jsonSchema7" \\| "jsonSchema2019-09" \\| "openApi3" \\| "openAi" | Which spec to target. Defaults to "jsonSchema7" |',
+    ].join('\n');
+    const section = splitSections(content).find((x) => x.id === 'options')!;
+    const ex = excerptOf(content, section, queryTerms('zod-to-json-schema default target'), tokens, false, 30, true);
+    expect(ex.text).toContain('**target**');
+    expect(ex.text).not.toContain('base64');
+  });
+
   test('link reference definitions are not text: never the match, never quoted; footnotes are', async () => {
     const tokens = await testCounter();
     const content = [
