@@ -12,7 +12,7 @@ export function idPattern(prefix: string): string {
 /**
  * How many id characters a search's passage line shows (`bnd_` and these): the full id costs a model
  * 11–15 tokens a hit, its first 8 characters 5–9. They are 40 random bits, so two documents one
- * caller can find share them about once in ten billion pairs; a read that meets two says so.
+ * caller can find share them about once in a trillion pairs; a read that meets two says so.
  */
 export const SHORT_ID_CHARS = 8;
 
