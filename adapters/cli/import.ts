@@ -6,20 +6,14 @@ import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Caller } from '../../core/context.ts';
 import { importDocument, type ImportOutcome } from '../../core/services/import.ts';
-import { BinderyError } from '../../core/errors.ts';
+import { packageNameOf } from '../../core/services/card.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
-import { resolveWritableSpace, type CoreDeps } from '../../core/services/bindings.ts';
+import { resolveWritableSpace, spaceRefusal, type CoreDeps } from '../../core/services/bindings.ts';
 import { markdownFiles, readListedFile, type ReadHooks } from './import-files.ts';
 import { openRuntime } from '../runtime.ts';
-import { FRONT_MATTER_ALLOWANCE, looksExported } from '../../core/services/export-format.ts';
+import { FRONT_MATTER_ALLOWANCE, fileOverLimit } from '../../core/services/export-format.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { parseCommand, usageError } from './args.ts';
-
-/** Only an exported file may pass the content limit, by its front matter (the service then checks its content). */
-function overLimit(bytes: Uint8Array, max: number): string | undefined {
-  if (bytes.length <= max || looksExported(bytes)) return undefined;
-  return `is ${bytes.length} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
-}
 
 /** The `name` of a package.json in `dir`, the project a README there documents (its card's name when the heading is generic). */
 function packageName(dir: string, cache: Map<string, string | undefined>): string | undefined {
@@ -29,9 +23,7 @@ function packageName(dir: string, cache: Map<string, string | undefined>): strin
       // A regular file only: a link could point anywhere, and import reads nothing outside the folder.
       const file = join(dir, 'package.json');
       if (!lstatSync(file).isFile()) throw new Error('not a regular file');
-      const pkg: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      const n = pkg && typeof pkg === 'object' ? (pkg as { name?: unknown }).name : undefined;
-      if (typeof n === 'string' && n.trim() && n.length <= 214) name = n.trim();
+      name = packageNameOf(readFileSync(file, 'utf8'));
     } catch {
       name = undefined;
     }
@@ -69,7 +61,7 @@ export async function importFolder(
     const sourcePath = rel(path);
     const max = deps.config.maxContentBytes;
     const read = readListedFile(dir, realRoot, path, max + FRONT_MATTER_ALLOWANCE, hooks);
-    const skip = 'skipped' in read ? read.skipped : overLimit(read.bytes, max);
+    const skip = 'skipped' in read ? read.skipped : fileOverLimit(read.bytes, max);
     done(
       sourcePath,
       skip !== undefined
@@ -108,8 +100,8 @@ export async function main(args: string[]): Promise<number> {
     try {
       space = await resolveWritableSpace(deps, caller, spaceRef);
     } catch (e) {
-      if (!(e instanceof BinderyError) || (e.code !== 'NOT_FOUND' && e.code !== 'FORBIDDEN')) throw e;
-      const why = e.code === 'NOT_FOUND' ? `no space "${spaceRef}" that @${caller.handle} can see` : e.message;
+      const why = spaceRefusal(e, caller.handle, spaceRef, `@${caller.handle} has no personal space`);
+      if (why === undefined) throw e;
       console.error(
         `bindery import: ${why}; nothing was imported (BINDERY_USER=${caller.handle}; create the space with create_space, or pick one you own)`,
       );

@@ -5,9 +5,8 @@
 // Per-file lines (conflicts, skipped files) go to stderr, the summary of each pass to stdout.
 import { realpathSync, statSync } from 'node:fs';
 import type { Caller } from '../../core/context.ts';
-import { BinderyError } from '../../core/errors.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
-import type { CoreDeps } from '../../core/services/bindings.ts';
+import { spaceRefusal, type CoreDeps } from '../../core/services/bindings.ts';
 import { openSync, spaceChanges, type SyncEvent, type SyncHooks, type SyncSession } from '../../core/services/sync.ts';
 import { eventLine, summaryLine } from '../../core/services/sync-lines.ts';
 import { syncPass } from '../../core/services/sync-pass.ts';
@@ -66,13 +65,8 @@ export async function main(args: string[], sinks: SyncSinks & { signal?: AbortSi
     try {
       session = await openSyncSession(deps, caller, dir, { space: values.space, report });
     } catch (e) {
-      if (!(e instanceof BinderyError) || !['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'].includes(e.code)) throw e;
-      const why =
-        e.code !== 'NOT_FOUND'
-          ? e.message
-          : values.space
-            ? `no space "${values.space}" that @${caller.handle} can see`
-            : `the space ${dir} is synced with is not one @${caller.handle} can see`;
+      const why = spaceRefusal(e, caller.handle, values.space, `the space ${dir} is synced with is not one @${caller.handle} can see`);
+      if (why === undefined) throw e;
       err.write(`bindery sync: ${why}; nothing was synced (BINDERY_USER=${caller.handle})\n`);
       return 2;
     }

@@ -14,7 +14,7 @@ import { executeTool } from '../tools/run.ts';
 import { formatIssues, clip } from '../tools/format-issues.ts';
 import { bindingId as bindingIdSchema, setId as setIdSchema, text } from '../tools/schema.ts';
 import { ensureStoredCountsOnce } from '../services/prepare.ts';
-import { findReadableBindingId } from '../services/bindings.ts';
+import { findReadableBindingId } from '../services/binding-reads.ts';
 import { parseBindingUri, UriError } from './uri.ts';
 import { toMcpError } from './rpc-errors.ts';
 

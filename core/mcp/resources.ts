@@ -15,7 +15,7 @@ import { tierCost, type Tier } from '../budget/tier.ts';
 import { line } from '../tokens/doc.ts';
 import { freshCounts } from '../services/counts.ts';
 import { ensureStoredCountsOnce } from '../services/prepare.ts';
-import { readableByName } from '../services/bindings.ts';
+import { readableByName } from '../services/binding-reads.ts';
 import { listBindings } from '../services/find.ts';
 import type { BindingVersionRow } from '../../db/store/bindings.ts';
 import { pageScope, renderBindingAtTier } from '../tools/binding/render-paged.ts';

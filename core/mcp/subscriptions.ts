@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../context.ts';
 import { onBindingChanged } from '../services/changes.ts';
-import { readableCurrent } from '../services/bindings.ts';
+import { readableCurrent } from '../services/binding-reads.ts';
 import { bindingAtUri, parseUriParam } from './resources.ts';
 import { resourceNotFound, toMcpError } from './rpc-errors.ts';
 

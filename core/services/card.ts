@@ -81,6 +81,20 @@ function folderProject(fileName: string): string | undefined {
   return scope?.startsWith('@') ? `${scope}/${dir}` : dir;
 }
 
+/**
+ * The `name` a package.json's text gives (npm's limit, 214 characters), or undefined: the project a
+ * README beside it documents. Malformed JSON or no usable name is undefined, never an error.
+ */
+export function packageNameOf(json: string): string | undefined {
+  try {
+    const pkg: unknown = JSON.parse(json);
+    const n = pkg && typeof pkg === 'object' ? (pkg as { name?: unknown }).name : undefined;
+    return typeof n === 'string' && n.trim() && n.length <= 214 ? n.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Letters-and-digits form for "does this title mention the project?". */
 const compact = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 

@@ -13,7 +13,8 @@ import {
   softDeleteComment,
   type CommentListRow,
 } from '../../db/store/comments.ts';
-import { readBinding, type CoreDeps } from './bindings.ts';
+import { type CoreDeps } from './bindings.ts';
+import { readBinding } from './binding-reads.ts';
 
 /**
  * The comment body as a response shows it: trimmed, between the comment's fence lines (its stored

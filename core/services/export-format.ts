@@ -27,6 +27,16 @@ export function looksExported(bytes: Uint8Array): boolean {
   return EXPORT_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)));
 }
 
+/** Why content of `size` bytes is refused by the content limit `max`, as import and sync say it. */
+export function tooLarge(size: number, max: number): string {
+  return `is ${size} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+}
+
+/** Why a file read for import or sync is over the limit, or undefined: only a file in the export form may pass it, by its front matter. */
+export function fileOverLimit(bytes: Uint8Array, max: number): string | undefined {
+  return bytes.length <= max || looksExported(bytes) ? undefined : tooLarge(bytes.length, max);
+}
+
 /** The fields an exported file carries. */
 export interface ExportedBinding {
   id: string;

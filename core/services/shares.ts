@@ -15,7 +15,8 @@ import {
   type ShareListRow,
   type ShareTargetType,
 } from '../../db/store/shares.ts';
-import { readBinding, resolveSpace, type CoreDeps } from './bindings.ts';
+import { resolveSpace, type CoreDeps } from './bindings.ts';
+import { readBinding } from './binding-reads.ts';
 import { readSet } from './sets.ts';
 
 export interface ShareTarget {

@@ -17,7 +17,7 @@ import {
 } from '../../db/store/sync.ts';
 import { resolveWritableSpace, type CoreDeps } from './bindings.ts';
 import { bytesHash, readSyncDoc, type SyncDoc, type SyncFormat } from './sync-format.ts';
-import { FRONT_MATTER_ALLOWANCE, looksExported } from './export-format.ts';
+import { FRONT_MATTER_ALLOWANCE, fileOverLimit, tooLarge } from './export-format.ts';
 import type { FileStamp, SyncFolder } from './sync-folder.ts';
 
 // `bindery sync`: one pass brings a space and a folder in step (core/services/sync-pass.ts runs it).
@@ -151,18 +151,18 @@ export interface ReadFile extends FileStamp {
 export async function readFile(s: SyncSession, path: string, stamp: FileStamp): Promise<ReadFile | undefined> {
   const max = s.deps.config.maxContentBytes;
   const read = s.folder.read(path, max + FRONT_MATTER_ALLOWANCE);
-  const tooLarge = `is ${stamp.size} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+  const big = tooLarge(stamp.size, max);
   // Only a file in the export form may pass the limit, by its front matter; its content is checked below.
-  let skipped = 'skipped' in read ? (/the limit is \d+ bytes/.test(read.skipped) ? tooLarge : read.skipped) : undefined;
+  let skipped = 'skipped' in read ? (/the limit is \d+ bytes/.test(read.skipped) ? big : read.skipped) : undefined;
   let doc: SyncDoc | undefined;
-  if ('bytes' in read && read.bytes.length > max && !looksExported(read.bytes)) skipped = tooLarge;
+  if ('bytes' in read && fileOverLimit(read.bytes, max)) skipped = big;
   else if ('bytes' in read) {
     const parsed = readSyncDoc(read.bytes, path);
     if ('skipped' in parsed) skipped = parsed.skipped;
     else {
       doc = parsed;
       const bytes = new TextEncoder().encode(parsed.fields.content).length;
-      if (bytes > max) skipped = `is ${bytes} bytes; the limit is ${max} bytes (BINDERY_MAX_CONTENT_BYTES)`;
+      if (bytes > max) skipped = tooLarge(bytes, max);
     }
   }
   if (skipped !== undefined || !doc) {

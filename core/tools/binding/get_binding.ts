@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { bindingRef, cursorSchema, maxTokensSchema, sectionIdField, tierField } from '../schema.ts';
-import { readBinding, resolveBindingRef } from '../../services/bindings.ts';
+import { readBinding, resolveBindingRef } from '../../services/binding-reads.ts';
 import { bindingMeta, bindingWithSection } from '../views.ts';
 import { renderBindingAtTier } from './render-paged.ts';
 import { renderSectionRead } from './render-section.ts';

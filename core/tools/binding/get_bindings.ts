@@ -3,7 +3,7 @@ import { defineTool } from '../define.ts';
 import { bindingRef, maxTokensSchema, querySchema, tierSchema } from '../schema.ts';
 import { packByQuery } from '../query-listing.ts';
 import { clip, oneLine } from '../../budget/card-cut.ts';
-import { readableCurrent, resolveBindingRefs } from '../../services/bindings.ts';
+import { readableCurrent, resolveBindingRefs } from '../../services/binding-reads.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { bindingWithSections } from '../views.ts';
 import { checkBudget, MAX_FOOTER_LINES, packListing } from '../packed-list.ts';

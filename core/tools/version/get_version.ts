@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { bindingId, cursorSchema, sectionIdSchema, tierSchema } from '../schema.ts';
-import { readBinding } from '../../services/bindings.ts';
+import { readBinding } from '../../services/binding-reads.ts';
 import { bindingMeta, bindingWithSection } from '../views.ts';
 import { renderBindingAtTier } from '../binding/render-paged.ts';
 import { renderSectionRead } from '../binding/render-section.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
 import { bindingId, cursorSchema, limitSchema } from '../schema.ts';
-import { listVersions, readBinding } from '../../services/bindings.ts';
+import { listVersions, readBinding } from '../../services/binding-reads.ts';
 import { paginate, readCursor } from '../../cursor.ts';
 import { line, type Piece } from '../../tokens/doc.ts';
 import { paginationView } from '../views.ts';
