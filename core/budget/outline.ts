@@ -2,6 +2,7 @@ import type { TokenCounter } from '../tokens/counter.ts';
 import { clip, oneLine } from './card-cut.ts';
 import { fenced } from './render.ts';
 import { splitSections } from './sections.ts';
+import { HAS_TEXT, sectionBody } from '../search/score.ts';
 
 /** A section as stored with its version: its span, heading and the exact tokens of its rendered block. */
 export interface StoredSection {
@@ -115,8 +116,6 @@ export function headingOnlyRead(sections: readonly StoredSection[], i: number, t
 
 /** Subsections a heading-only read names, at most. */
 export const SUBSECTIONS_NAMED = 12;
-/** Text besides a heading line (a setext underline is not text). */
-const TEXT = /[\p{L}\p{N}]|[^\p{ASCII}\s]/u;
 
 /**
  * For a section that is only its heading ("## API" over "### is(value)", …): a line naming the
@@ -126,7 +125,7 @@ const TEXT = /[\p{L}\p{N}]|[^\p{ASCII}\s]/u;
  */
 function subsections(sections: readonly StoredSection[], i: number, text: string, most = SUBSECTIONS_NAMED): string {
   const s = sections[i]!;
-  if (s.level === 0 || TEXT.test(text.replace(/^[^\n]*\n?/, ''))) return '';
+  if (s.level === 0 || HAS_TEXT.test(sectionBody(text, { start: 0, end: text.length, level: s.level }))) return '';
   let end = i + 1;
   while (end < sections.length && sections[end]!.level > s.level) end++;
   const under = sections.slice(i + 1, end);

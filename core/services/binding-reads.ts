@@ -1,5 +1,6 @@
 import type { Caller, CoreDeps } from '../context.ts';
 import { fail } from '../errors.ts';
+import { idPattern } from '../ids.ts';
 import { personalSpace } from '../../db/store/users.ts';
 import {
   findableIdsWithPrefix,
@@ -44,8 +45,10 @@ export async function resolveBindingRefs(deps: CoreDeps, caller: Caller, refs: r
   return Promise.all(refs.map(async (ref) => (await bindingRefId(deps, caller, ref)) ?? ref));
 }
 
+const WHOLE_ID = new RegExp(`^${idPattern('bnd')}$`);
+
 async function bindingRefId(deps: CoreDeps, caller: Caller, ref: string): Promise<string | undefined> {
-  if (ref.length >= 'bnd_'.length + 16) return ref;
+  if (WHOLE_ID.test(ref)) return ref;
   const ids = await findableIdsWithPrefix(deps.db, caller.id, ref, 2);
   if (ids.length > 1)
     throw fail.invalid(

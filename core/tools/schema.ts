@@ -22,7 +22,7 @@ export const idOf = (prefix: string, what: string) =>
   z.string().regex(new RegExp(`^${idPattern(prefix)}$`), { message: `must be a ${what} id like ${prefix}_0123456789abcdef` });
 
 export const bindingId = () => idOf('bnd', 'binding');
-/** A binding id, or its first characters as a search's passage line shows them (resolved by services/bindings.ts resolveBindingRef). */
+/** A binding id, or its first characters as a search's passage line shows them (resolved by services/binding-reads.ts resolveBindingRef). */
 export const bindingRef = () =>
   z.string().regex(new RegExp(`^${idRefPattern('bnd')}$`), {
     message: `must be a binding id like bnd_0123456789abcdef, or its first ${SHORT_ID_CHARS} characters after bnd_ as search shows them`,

@@ -66,8 +66,9 @@ export async function renderSectionRead(
     if (cursor) throw fail.invalid('cursor', 'a section cut to maxTokens is not paged; omit cursor');
     // Only a heading: fewer of its subsections named, counted exactly.
     await ctx.tokens.load();
-    for (let most = SUBSECTIONS_NAMED - 1; most > 0 && headingOnlyRead(index.sections, i, text, most); most--) {
+    for (let most = SUBSECTIONS_NAMED - 1; most > 0; most--) {
       const only = headingOnlyRead(index.sections, i, text, most);
+      if (!only) break;
       const tokens = ctx.tokens.count(only);
       if (tokens <= maxTokens) return { pieces: [{ text: only, tokens }], view: { ...card, section: { ...section, content: text } } };
     }
