@@ -39,7 +39,7 @@ export function searchBindings(
   field: string,
   scope: FindScope & { semantic?: Semantic },
 ) {
-  return searchBindingRows(deps.db, searchMatch(query, field), { userId: caller.id, ...scope });
+  return searchBindingRows(deps.db, searchMatch(query, field), { userId: caller.id, ...scope, text: query });
 }
 
 /** The index's match expression for a query, or INVALID_INPUT on `field` when it holds no letter or digit. */

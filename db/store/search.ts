@@ -18,6 +18,8 @@ export interface ScopeOptions {
   caps?: { total: number };
   /** The optional embedding signal for the re-ranker (./search-rerank.ts `fuse`). */
   semantic?: Semantic;
+  /** The query as typed: a document it names ranks higher (./search-rerank.ts). */
+  text?: string;
 }
 
 function scope(opts: Pick<ScopeOptions, 'userId' | 'spaceId' | 'links'>): SQL {
@@ -139,7 +141,7 @@ export async function searchBindingRows(
     boost?: number;
   }>(sql`SELECT bindings.rowid AS rid, ${WEIGHTS} * ${boosts(match)} AS rank, bindings.id AS bid${boost} ${hits(match)}
     ORDER BY rank ASC, bindings.id LIMIT ${pool}`);
-  const reranked = await rerank(db, match, ranked, searchScopeSql(opts), opts.semantic);
+  const reranked = await rerank(db, match, ranked, searchScopeSql(opts), opts.semantic, opts.text);
   const order = reranked.order.slice(opts.offset, opts.offset + opts.limit);
   if (!order.length) return { rows: [], total: counted, totalCapped: counted > want };
   const values = sql.join(
