@@ -98,8 +98,8 @@ export async function packByQuery(req: QueryRequest, ctx: ToolContext): Promise<
   for (const index of indexes) {
     const at = scores.length;
     const n = index.sections.length;
-    const bodies = texts.slice(at, at + n).map((t) => t.text);
-    scores.push(...weighBySentence(raw.slice(at, at + n), bodies, terms, undefined, value));
+    const sections = texts.slice(at, at + n).map((t) => ({ body: t.text, path: t.path }));
+    scores.push(...weighBySentence(raw.slice(at, at + n), sections, terms, undefined, value));
   }
   const candidates: Candidate[] = texts
     .map((t, j) => ({ row: t.row, i: t.i, body: t.body, tokens: t.tokens, score: scores[j]! }))

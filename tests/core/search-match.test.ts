@@ -351,6 +351,34 @@ describe("a word of the section's heading", () => {
   });
 });
 
+describe("a word of the section's headings above it", () => {
+  test('counts for a sentence under them: "Default: Infinity" under capture([limit]) › limit answers', () => {
+    const content = [
+      '# stack-utils',
+      '',
+      '## API',
+      '',
+      '### stackUtils.capture([limit], [startStackFunction])',
+      '',
+      'Captures the current stack trace, returning an array of `CallSite`s.',
+      '',
+      '#### limit',
+      '',
+      'Type: `number`',
+      'Default: `Infinity`',
+      '',
+      'Limits the number of lines returned by dropping all lines in excess of the limit. This removes lines from the stack trace.',
+      '',
+      '### stackUtils.captureString([limit], [startStackFunction])',
+      '',
+      'Captures the current stack trace, cleans it using `stackUtils.clean(stack)`, and returns a string with the cleaned stack trace. It takes the same arguments as `stackUtils.capture`.',
+    ].join('\n');
+    const query = 'stack-utils capture default limit frames';
+    const best = bestSection(content, splitSections(content), queryTerms(query), undefined, asksForValue(query));
+    expect(best?.id).toBe('limit');
+  });
+});
+
 describe('HTML in a README', () => {
   test('is read as its text: tags are never quoted, an HTML table row is a unit, a generic type stays as written', async () => {
     const tokens = await testCounter();
