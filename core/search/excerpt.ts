@@ -2,7 +2,7 @@ import type { TokenCounter } from '../tokens/counter.ts';
 import type { SectionSpan } from '../budget/sections.ts';
 import { DENSE, searchableBody, termCounts, termHits } from './score.ts';
 import { textTerms } from '../../db/text/analyzer.ts';
-import { holdsValue, units, VALUE_BONUS, withContext, withoutTargets, type Unit } from './units.ts';
+import { BEFORE_SHARE, holdsValue, units, VALUE_BONUS, withContext, withoutTargets, type Unit } from './units.ts';
 
 // Query-focused excerpts, computed at query time for the hits a search shows. Pure: no I/O.
 
@@ -79,6 +79,7 @@ export function excerptOf(
   // camelCase option name in a prose question pick a code line over the sentence that answered
   // (measured with a model in the loop).
   const counts = all.map((u) => termCounts(withoutTargets(withContext(u)), terms));
+  const before = all.map((u) => (u.before ? termCounts(withoutTargets(u.before), terms) : undefined));
   // A word of the section's own heading path describes every unit under it, so it tells less which one answers.
   const path = new Set(textTerms(section.path.join(' ')));
   // The document's own title (its top heading, above this section) names what every unit is about.
@@ -93,11 +94,13 @@ export function excerptOf(
   all.forEach((u, i) => {
     const c = counts[i]!;
     // How many of the query's words first; among units holding as many, the rarer words and then more hits.
-    const held = c.reduce(
-      (n, k, t) =>
-        n + (k > 0 ? (named.has(terms[t]!) ? TITLE_WORD : titled[t] ? HEADING_WORD : 10) + weight[t]! + Math.min(k, 3) * 0.1 : 0),
-      0,
-    );
+    const worth = (t: number) => (named.has(terms[t]!) ? TITLE_WORD : titled[t] ? HEADING_WORD : 10) + weight[t]!;
+    const own = c.reduce((n, k, t) => n + (k > 0 ? worth(t) + Math.min(k, 3) * 0.1 : 0), 0);
+    // A sentence pointing back ("This is limited to … by default.") holds some of the one before's
+    // words too, when it says something of its own (a word its headings do not hold).
+    const b = before[i];
+    const anchored = c.some((k, t) => k > 0 && !titled[t]);
+    const held = anchored && b ? own + c.reduce((n, k, t) => n + (k === 0 && b[t]! > 0 ? worth(t) * BEFORE_SHARE : 0), 0) : own;
     const score =
       held +
       (held > 0 && u.code === wantCode ? 3 : 0) +
@@ -147,7 +150,8 @@ export function excerptOf(
   let [lo, hi, used] = [at, at, first];
   for (let grew = true; grew; ) {
     grew = false;
-    for (const side of [1, -1] as const) {
+    // A sentence pointing back ("This is limited to … by default.") takes the one it points at first.
+    for (const side of all[pick]!.before ? ([-1, 1] as const) : ([1, -1] as const)) {
       // A passage that has just reached a question ("Lost your card?") or a lead-in ("To reset it:")
       // takes what answers it before anything earlier.
       if (side === -1 && grew && DANGLING.test(us[hi]!)) break;

@@ -1,7 +1,7 @@
 import type { SectionSpan } from '../budget/sections.ts';
 import { HAS_TEXT, rankedSpans, scoreSections, searchableBody, termCounts, type RankedSection } from './score.ts';
 import { textTerms } from '../../db/text/analyzer.ts';
-import { holdsValue, units, VALUE_BONUS, withContext, withoutTargets } from './units.ts';
+import { BEFORE_SHARE, holdsValue, units, VALUE_BONUS, withContext, withoutTargets } from './units.ts';
 
 // Which section of a document answers: the shared section scorer (./score.ts), its few best weighed
 // again by their best sentence. Search's match and query reads both choose with it. Pure: no I/O.
@@ -116,7 +116,10 @@ function bestUnitShare(
   for (const u of units(section.body)) {
     const c = termCounts(withoutTargets(withContext(u)), terms);
     const own = c.reduce((n, k, i) => n + (k > 0 ? w[i]! : 0), 0);
-    const held = own > 0 && !u.code ? own + c.reduce((n, k, i) => n + (k === 0 && path.has(terms[i]!) ? w[i]! * PATH_SHARE : 0), 0) : own;
+    // A prose unit holding a word of its own also holds part of its headings' words and of the sentence it points back at.
+    const b = u.before ? termCounts(withoutTargets(u.before), terms) : undefined;
+    const around = (i: number) => (path.has(terms[i]!) ? PATH_SHARE : 0) + (b && b[i]! > 0 ? BEFORE_SHARE : 0);
+    const held = own > 0 && !u.code ? own + c.reduce((n, k, i) => n + (k === 0 ? w[i]! * Math.min(1, around(i)) : 0), 0) : own;
     const value = held > 0 && wantValue && holdsValue(u.text) ? (VALUE_BONUS / 10) * (total / terms.length) : 0;
     best = Math.max(best, (held + value) / total);
   }

@@ -379,6 +379,43 @@ describe("a word of the section's headings above it", () => {
   });
 });
 
+describe('a sentence pointing back', () => {
+  const content = [
+    '### expand(str, [options])',
+    '',
+    'The `options` object can provide a `max` value to cap the number',
+    'of expansions allowed. This is limited to `100_000` by default.',
+    '',
+    'The `options` object can also provide a `maxLength` value to cap the',
+    'total number of characters across all expansions. This is limited to',
+    '`4_000_000` by default, to prevent memory exhaustion.',
+    '',
+    '- `maxRewrites` caps how many times a set may restart the parse. This is limited to `1_000` by default.',
+  ].join('\n');
+
+  test('holds words of the sentence it points at, and is quoted after it', async () => {
+    const query = 'max total length characters results default';
+    const ex = excerptOf(
+      content,
+      splitSections(content)[0]!,
+      queryTerms(query),
+      await testCounter(),
+      false,
+      EXCERPT_TOKENS,
+      asksForValue(query),
+    );
+    expect(ex.text).toContain(
+      'The `options` object can also provide a `maxLength` value to cap the total number of characters across all expansions. This is limited to `4_000_000` by default',
+    );
+  });
+
+  test('"i.e." and "e.g." end no sentence', () => {
+    const us = units('Requires `WeakRef`, i.e. use Node v14+. It runs, e.g. on exit. This one points back.');
+    expect(us.map((u) => u.text)).toEqual(['Requires `WeakRef`, i.e. use Node v14+.', 'It runs, e.g. on exit.', 'This one points back.']);
+    expect(us.map((u) => u.before)).toEqual([undefined, 'Requires `WeakRef`, i.e. use Node v14+.', 'It runs, e.g. on exit.']);
+  });
+});
+
 describe('HTML in a README', () => {
   test('is read as its text: tags are never quoted, an HTML table row is a unit, a generic type stays as written', async () => {
     const tokens = await testCounter();
