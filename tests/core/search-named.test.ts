@@ -1,6 +1,6 @@
-// A query that writes out a document's name ("accepts types acceptable returns false") is about that
-// document: it ranks first although another document holding the query's other words more often
-// scores more by BM25. Only a whole name counts, and only when the query names one name.
+// A query that writes out a document's name ("`accepts` types acceptable returns false") is about
+// that document: it ranks first although another document holding the query's other words more often
+// scores more by BM25. Only a whole name written as a name counts, and only when the query names one.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { namedIn } from '../../db/store/search-rerank.ts';
@@ -32,22 +32,42 @@ const first = async (query: string) => (await ok(alice, 'search_bindings', { que
 
 describe('search_bindings and the document a query names', () => {
   test('a query writing out a name finds that document first', async () => {
-    expect(await first('accepts types acceptable returns false')).toBe(ids.get('accepts'));
-    // The same words, but "accepts" inside an identifier: nothing is named, and BM25 alone decides.
+    expect(await first('`accepts` types acceptable returns false')).toBe(ids.get('accepts'));
+    // The same words, the name in plain words or inside an identifier: nothing is named, and BM25 alone decides.
+    expect(await first('accepts types acceptable returns false')).toBe(ids.get('Schema generator'));
     expect(await first('accepts.v2 types acceptable returns false')).toBe(ids.get('Schema generator'));
   });
 });
 
 describe('namedIn: which name a query writes out', () => {
-  const names = ['accepts', 'type-is', 'Ingest', 'Vite', 'react', 'Zod to Json Schema', '@types/node', 'is', 'content-type'];
+  const names = [
+    'accepts',
+    'type-is',
+    'Ingest',
+    'Vite',
+    'react',
+    'Zod to Json Schema',
+    '@types/node',
+    'is',
+    'content-type',
+    'send',
+    'ingest.v2',
+  ];
   const named = (query: string) => namedIn(query, names).map((i) => names[i]);
 
-  test('a chunk or a run of chunks holding exactly the name’s words', () => {
-    expect(named('accepts types none acceptable returns false')).toEqual(['accepts']);
+  test('a chunk written as a name holding exactly the name’s words', () => {
+    expect(named('`accepts` types none acceptable returns false')).toEqual(['accepts']);
     expect(named('@types/node dependencies')).toEqual(['@types/node']);
-    expect(named('zod to json schema definitionPath')).toEqual(['Zod to Json Schema']);
     expect(named('zod-to-json-schema definitionPath')).toEqual(['Zod to Json Schema']);
-    expect(named('ingest topic retention')).toEqual(['Ingest']);
+    expect(named('type-is, the package')).toEqual(['type-is']);
+    expect(named("what does ingest.v2's topic keep?")).toEqual(['ingest.v2']);
+  });
+
+  test('plain words name nothing: a name is written as one', () => {
+    expect(named('accepts types none acceptable returns false')).toEqual([]);
+    expect(named('send the last 404 reply when no route handled the request')).toEqual([]);
+    expect(named('zod to json schema definitions')).toEqual([]);
+    expect(named('Ingest topic retention?')).toEqual([]);
   });
 
   test('a word inside a longer name or identifier names nothing', () => {
@@ -59,6 +79,7 @@ describe('namedIn: which name a query writes out', () => {
   test('stop words alone never name; two names in one query name neither', () => {
     expect(named('what is the default')).toEqual([]);
     expect(named("Vite's React plugin fast refresh")).toEqual([]);
+    expect(named('@types/node type-is together')).toEqual([]);
   });
 
   test('one name on several documents names them all', () => {
