@@ -91,7 +91,7 @@ export function units(body: string): Unit[] {
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(l);
     if (fence !== undefined) {
       if (f && f[1]!.startsWith(fence)) fence = undefined;
-      else out.push({ text: fold(l), code: true });
+      else out.push({ text: fold(l, false), code: true });
     } else if (f) {
       flush();
       header = undefined;
@@ -137,4 +137,15 @@ export const BEFORE_SHARE = 0.5;
  */
 export const withoutTargets = (u: string) => u.replace(/\]\([^)\s\]]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
 
-const fold = (u: string) => oneLine(u).replace(/\s+/g, ' ').trim();
+/** A unit on one line, runs of white space folded; prose without its links' web and in-page targets. */
+const fold = (u: string, prose = true) => (prose ? withoutWebTargets(oneLine(u)) : oneLine(u)).replace(/\s+/g, ' ').trim();
+
+/**
+ * A prose unit is quoted with its links' text and without their targets when these are web addresses
+ * or anchors in the page: "[`['node', 'import']`](https://nodejs.org/api/esm.html#:~:text=…)" was cut
+ * before its second half, glued to a 60-token address. A relative path stays (it may be the answer:
+ * "[Using a remote JWKS](jwks/remote/functions/createRemoteJWKSet.md)"). Replaying 1,516 models'
+ * first searches: 2 more first calls show the answer (resolve-pkg-maps' default conditions, ip-address's
+ * NAT64 prefix), none fewer; dropping every target lost the JWKS one.
+ */
+const withoutWebTargets = (u: string) => u.replace(/\]\((?:https?:\/\/|#)[^)\s\]]*\)/g, ']');

@@ -416,6 +416,25 @@ describe('a sentence pointing back', () => {
   });
 });
 
+describe("a link's target", () => {
+  test('a web address or an anchor is not quoted; the link text and a relative path are', async () => {
+    const content = [
+      '## conditions',
+      '',
+      "An array of conditions to use when resolving the request. For reference, Node.js's default conditions are [`['node', 'import']`](https://nodejs.org/api/esm.html#:~:text=defaultConditions%20is%20the%20conditional%20environment%20name%20array%2C%20%5B%22node%22%2C%20%22import%22%5D.).",
+      '',
+      '- [Using a remote JSON Web Key Set (JWKS)](docs/jwks/remote/functions/createRemoteJWKSet.md), see [below](#jwks).',
+    ].join('\n');
+    const tokens = await testCounter();
+    const section = splitSections(content)[0]!;
+    const defaults = excerptOf(content, section, queryTerms('Node.js default conditions'), tokens, false, 40);
+    expect(defaults.text).toContain("[`['node', 'import']`]");
+    expect(defaults.text).not.toContain('https://');
+    const jwks = excerptOf(content, section, queryTerms('remote JWKS'), tokens, false, 40);
+    expect(jwks.text).toBe('- [Using a remote JSON Web Key Set (JWKS)](docs/jwks/remote/functions/createRemoteJWKSet.md), see [below].');
+  });
+});
+
 describe('HTML in a README', () => {
   test('is read as its text: tags are never quoted, an HTML table row is a unit, a generic type stays as written', async () => {
     const tokens = await testCounter();
