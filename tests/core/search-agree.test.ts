@@ -236,4 +236,17 @@ describe('the analyzer', () => {
     for (const w of ['totalled', 'install', 'small', 'still', 'fall', 'configuration', 'comments'])
       expect(w.startsWith(stem(w))).toBe(true);
   });
+
+  test('"-ing" after a three-letter base meets the word with its silent "e"; "thing" and "string" stay whole', () => {
+    for (const [a, b] of [
+      ['naming', 'names'],
+      ['naming', 'name'],
+      ['coding', 'code'],
+      ['making', 'makes'],
+    ] as const)
+      expect(stem(a)).toBe(stem(b));
+    for (const w of ['thing', 'things', 'string', 'strings', 'being', 'naming']) expect(w.startsWith(stem(w))).toBe(true);
+    expect(stem('thing')).toBe('thing');
+    expect(stem('strings')).toBe('string');
+  });
 });
