@@ -13,6 +13,7 @@ import {
   CLIENTS,
   claudeMcpAdd,
   clientSpec,
+  connectRefusal,
   localTarget,
   modeFor,
   mergeServer,
@@ -52,14 +53,10 @@ export async function main(args: string[], env: Record<string, string | undefine
     key: { type: 'string', needs: 'a bearer key' },
   });
   const [client, ...extra] = positionals;
-  if (!client) usageError('connect', USAGE, 'name the client');
-  if (extra.length) usageError('connect', USAGE, `unexpected argument "${extra[0]}"`);
-  const spec = clientSpec(client);
-  if (!spec) usageError('connect', USAGE, `unknown client "${client}" (known: ${CLIENTS.join(', ')})`);
   const name = values.name ?? 'bindery';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) usageError('connect', USAGE, '--name must be 1-64 letters, digits, _ or -');
-  if (values.key && !values.url) usageError('connect', USAGE, '--key goes with --url (a local server needs no key)');
-  if (values.url && values.db) usageError('connect', USAGE, '--db is for a local server; a remote one has its own database');
+  const refused = extra.length ? `unexpected argument "${extra[0]}"` : connectRefusal({ client, name, ...values });
+  if (refused) usageError('connect', USAGE, refused);
+  const spec = clientSpec(client!)!;
 
   const config = parseConfig(env);
   const mode = modeFor(client as ClientName, config.listChangedClients);

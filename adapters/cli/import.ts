@@ -5,13 +5,13 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Caller } from '../../core/context.ts';
-import { importDocument, type ImportOutcome } from '../../core/services/import.ts';
+import type { ImportOutcome } from '../../core/services/import.ts';
+import { importFiles, importSummary, type ImportCounts } from '../../core/services/import-folder.ts';
 import { packageNameOf } from '../../core/services/card.ts';
 import { ensureCaller } from '../../core/services/prepare.ts';
 import { resolveWritableSpace, spaceRefusal, type CoreDeps } from '../../core/services/bindings.ts';
 import { markdownFiles, readListedFile, type ReadHooks } from './import-files.ts';
 import { openRuntime } from '../runtime.ts';
-import { FRONT_MATTER_ALLOWANCE, fileOverLimit } from '../../core/services/export-format.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { parseCommand, usageError } from './args.ts';
 
@@ -32,14 +32,15 @@ function packageName(dir: string, cache: Map<string, string | undefined>): strin
   return cache.get(dir);
 }
 
-export type ImportCounts = { created: number; updated: number; unchanged: number; skipped: number };
+export type { ImportCounts };
 
 /**
- * Imports every Markdown file under `dir` for `caller`, telling `report` what became of each (links and
- * unreadable files included, as skipped). Each file is read through `readListedFile`, never by path
- * again after listing; `hooks` lets tests change the folder between the steps.
+ * Imports every Markdown file under `dir` for `caller` (core/services/import-folder.ts), telling
+ * `report` what became of each (links and unreadable files included, as skipped). Each file is read
+ * through `readListedFile`, never by path again after listing; `hooks` lets tests change the folder
+ * between the steps.
  */
-export async function importFolder(
+export function importFolder(
   deps: CoreDeps,
   caller: Caller,
   dir: string,
@@ -47,35 +48,18 @@ export async function importFolder(
   hooks?: ReadHooks,
   opts: { space?: string; progress?: Progress } = {},
 ): Promise<ImportCounts> {
-  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0 };
   const rel = (path: string) => relative(dir, path).split(sep).join('/');
-  const done = (sourcePath: string, outcome: ImportOutcome) => {
-    counts[outcome.status]++;
-    report(sourcePath, outcome);
-  };
   const realRoot = realpathSync(dir);
-  const files = markdownFiles(dir, (p, reason) => done(rel(p), { status: 'skipped', reason }));
-  opts.progress?.setTotal(files.length);
+  const skipped: { sourcePath: string; reason: string }[] = [];
+  const paths = markdownFiles(dir, (p, reason) => skipped.push({ sourcePath: rel(p), reason }));
+  opts.progress?.setTotal(paths.length);
   const packages = new Map<string, string | undefined>();
-  for (const path of files) {
-    const sourcePath = rel(path);
-    const max = deps.config.maxContentBytes;
-    const read = readListedFile(dir, realRoot, path, max + FRONT_MATTER_ALLOWANCE, hooks);
-    const skip = 'skipped' in read ? read.skipped : fileOverLimit(read.bytes, max);
-    done(
-      sourcePath,
-      skip !== undefined
-        ? { status: 'skipped', reason: skip }
-        : await importDocument(deps, caller, {
-            sourcePath,
-            bytes: (read as { bytes: Uint8Array }).bytes,
-            space: opts.space,
-            projectName: packageName(dirname(path), packages),
-          }),
-    );
-    opts.progress?.tick();
-  }
-  return counts;
+  const listed = paths.map((path) => ({
+    sourcePath: rel(path),
+    read: (maxBytes: number) => readListedFile(dir, realRoot, path, maxBytes, hooks),
+    projectName: () => packageName(dirname(path), packages),
+  }));
+  return importFiles(deps, caller, { listed, skipped }, report, { space: opts.space, onFile: () => opts.progress?.tick() });
 }
 
 const USAGE = 'usage: bindery import <dir> [--space <slug>]';
@@ -119,9 +103,7 @@ export async function main(args: string[]): Promise<number> {
       undefined,
       { space: space.id, progress },
     );
-    progress.done(
-      `imported ${dir} into @${space.slug}${spaceRef && space.slug !== caller.handle ? ` (as @${caller.handle})` : ''}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.skipped} skipped`,
-    );
+    progress.done(importSummary(dir, space, caller, spaceRef, counts));
     return 0;
   } finally {
     database.close();

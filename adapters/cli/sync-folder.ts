@@ -7,7 +7,7 @@
 import { linkSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CONFLICT_NAME, safeRelativePath } from '../../core/services/sync-format.ts';
-import { TAKEN, type FileStamp, type FolderEntry, type SyncFolder } from '../../core/services/sync-folder.ts';
+import { sameStamp, stampOf, TAKEN, type FolderEntry, type SyncFolder } from '../../core/services/sync-folder.ts';
 import { markdownFiles, readListedFile } from './import-files.ts';
 import { writeTempFile } from './temp-file.ts';
 
@@ -47,7 +47,7 @@ export function createSyncFolder(realRoot: string): SyncFolder {
         const path = rel(file);
         if (CONFLICT_NAME.test(path) || hidden(path)) continue;
         const st = lstatSync(file, { throwIfNoEntry: false });
-        if (st?.isFile()) out.push({ path, size: st.size, mtimeMs: wholeMs(st.mtimeMs) });
+        if (st?.isFile()) out.push({ path, ...stampOf(st) });
       }
       return out;
     },
@@ -57,7 +57,7 @@ export function createSyncFolder(realRoot: string): SyncFolder {
       if (!safeRelativePath(path) || path.split('/').includes('node_modules')) return undefined;
       const st = lstatSync(abs(path), { throwIfNoEntry: false });
       if (st?.isSymbolicLink()) return { skipped: 'a symbolic link; links are not followed' };
-      return st?.isFile() ? { path, size: st.size, mtimeMs: wholeMs(st.mtimeMs) } : undefined;
+      return st?.isFile() ? { path, ...stampOf(st) } : undefined;
     },
 
     read(path, maxBytes) {
@@ -87,8 +87,7 @@ export function createSyncFolder(realRoot: string): SyncFolder {
           if (expect !== 'any' && (!now || !sameStamp(now, expect))) return { skipped: 'it changed while syncing; left for the next pass' };
           renameSync(tmp, target);
         }
-        const st = lstatSync(target);
-        return { size: st.size, mtimeMs: wholeMs(st.mtimeMs) };
+        return stampOf(lstatSync(target));
       } finally {
         rmSync(tmp, { force: true });
       }
@@ -107,19 +106,10 @@ export function createSyncFolder(realRoot: string): SyncFolder {
   };
 }
 
-function sameStamp(st: { size: number; mtimeMs: number }, stamp: FileStamp): boolean {
-  return st.size === stamp.size && wholeMs(st.mtimeMs) === stamp.mtimeMs;
-}
-
 function realOrNull(path: string): string | null {
   try {
     return realpathSync(path);
   } catch {
     return null;
   }
-}
-
-/** A file's mtime in whole milliseconds: sync_files.mtime_ms is an integer column, and a dump checks it is one. */
-function wholeMs(mtimeMs: number): number {
-  return Math.floor(mtimeMs);
 }

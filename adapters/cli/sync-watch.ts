@@ -7,6 +7,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { sep } from 'node:path';
 import type { SyncCounts } from '../../core/services/sync.ts';
 import type { ProgressSink } from './progress.ts';
+import { passScheduler } from '../../core/services/sync-schedule.ts';
 
 export interface WatchOptions {
   /**
@@ -36,48 +37,21 @@ const clock = () => new Date().toTimeString().slice(0, 8);
 export async function watchFolder(realRoot: string, opts: WatchOptions): Promise<void> {
   const { err } = opts;
   const debounce = opts.debounceMs ?? 150;
-  let running: Promise<void> | undefined;
-  // What the next pass covers: the paths events named, or the whole folder once anything else happened.
-  let dirty = new Set<string>();
-  let whole = false;
-  let again = false;
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let last = await opts.fingerprint();
   const status = (text: string) => {
     if (err.isTTY) err.write(`\r${text}\x1b[K`);
   };
-
-  const run = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        const only = whole ? undefined : dirty;
-        dirty = new Set();
-        whole = false;
-        try {
-          await opts.pass(only);
-          last = await opts.fingerprint();
-          status(`watching ${opts.label} · in step at ${clock()} · Ctrl-C stops`);
-        } catch (e) {
-          // A failed pass (the database busy past its retries, a folder gone) is told; the next one retries.
-          err.write(`${err.isTTY ? '\r\x1b[K' : ''}sync pass failed: ${e instanceof Error ? e.message : String(e)}\n`);
-        }
-      } while (again && !stopped);
-    })().finally(() => (running = undefined));
-  };
-  const schedule = (ms: number, path?: string | null) => {
-    // A path names one Markdown file; anything else (a folder renamed, no name given) rescans all.
-    if (path && path.endsWith('.md')) dirty.add(path.split(sep).join('/'));
-    else if (path !== undefined) whole = true;
-    clearTimeout(timer);
-    timer = setTimeout(run, ms);
-  };
+  const passes = passScheduler({
+    pass: opts.pass,
+    async passed() {
+      last = await opts.fingerprint();
+      status(`watching ${opts.label} · in step at ${clock()} · Ctrl-C stops`);
+    },
+    // A failed pass (the database busy past its retries, a folder gone) is told; the next one retries.
+    failed: (e) => err.write(`${err.isTTY ? '\r\x1b[K' : ''}sync pass failed: ${e instanceof Error ? e.message : String(e)}\n`),
+  });
+  // A path names one file (in the folder's own separators); anything else (a folder renamed, no name given) rescans all.
+  const schedule = (ms: number, path?: string | null) => passes.changed(ms, path ? path.split(sep).join('/') : path);
 
   let watcher: FSWatcher | undefined;
   try {
@@ -117,11 +91,9 @@ export async function watchFolder(realRoot: string, opts: WatchOptions): Promise
     process.once('SIGTERM', stop);
     opts.signal?.addEventListener('abort', stop, { once: true });
   });
-  stopped = true;
-  clearTimeout(timer);
   clearInterval(poll);
   clearInterval(rescan);
   watcher?.close();
-  await running;
+  await passes.stop();
   if (err.isTTY) err.write('\r\x1b[K');
 }

@@ -222,3 +222,16 @@ export function mergeServer(
   servers[name] = entry;
   return { text: `${JSON.stringify({ ...config, [key]: servers }, null, 2)}\n`, changed: !same, replaced: before !== undefined && !same };
 }
+
+/**
+ * Why a `bindery connect` request cannot be served as given, or undefined: an unknown client, a server
+ * name a client would not take, a key without a remote URL, a database for a remote server.
+ */
+export function connectRefusal(req: { client?: string; name: string; url?: string; key?: string; db?: string }): string | undefined {
+  if (!req.client) return 'name the client';
+  if (!clientSpec(req.client)) return `unknown client "${req.client}" (known: ${CLIENTS.join(', ')})`;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(req.name)) return '--name must be 1-64 letters, digits, _ or -';
+  if (req.key && !req.url) return '--key goes with --url (a local server needs no key)';
+  if (req.url && req.db) return '--db is for a local server; a remote one has its own database';
+  return undefined;
+}

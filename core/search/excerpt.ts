@@ -89,18 +89,18 @@ export function excerptOf(
   // A question about a default is answered where the text says "default" ("defaults to 0", "The default
   // value is 'ignore'"), not where it names the option most often.
   const asked = terms.indexOf('default');
+  // How many of the query's words first; among units holding as many, the rarer words and then more hits.
+  const worth = terms.map((t, i) => (named.has(t) ? TITLE_WORD : titled[i] ? HEADING_WORD : 10) + weight[i]!);
   let pick = 0;
   let best = -1;
   all.forEach((u, i) => {
     const c = counts[i]!;
-    // How many of the query's words first; among units holding as many, the rarer words and then more hits.
-    const worth = (t: number) => (named.has(terms[t]!) ? TITLE_WORD : titled[t] ? HEADING_WORD : 10) + weight[t]!;
-    const own = c.reduce((n, k, t) => n + (k > 0 ? worth(t) + Math.min(k, 3) * 0.1 : 0), 0);
+    const own = c.reduce((n, k, t) => n + (k > 0 ? worth[t]! + Math.min(k, 3) * 0.1 : 0), 0);
     // A sentence pointing back ("This is limited to … by default.") holds some of the one before's
     // words too, when it says something of its own (a word its headings do not hold).
     const b = before[i];
     const anchored = c.some((k, t) => k > 0 && !titled[t]);
-    const held = anchored && b ? own + c.reduce((n, k, t) => n + (k === 0 && b[t]! > 0 ? worth(t) * BEFORE_SHARE : 0), 0) : own;
+    const held = anchored && b ? own + c.reduce((n, k, t) => n + (k === 0 && b[t]! > 0 ? worth[t]! * BEFORE_SHARE : 0), 0) : own;
     const score =
       held +
       (held > 0 && u.code === wantCode ? 3 : 0) +

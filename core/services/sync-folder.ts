@@ -8,6 +8,17 @@ export interface FileStamp {
 }
 
 /** A Markdown file found in the folder (relative, `/`-separated path). */
+/** A file's stamp from its stat: its mtime in whole milliseconds (sync_files.mtime_ms is an integer column, and a dump checks it is one). */
+export function stampOf(st: { size: number; mtimeMs: number }): FileStamp {
+  return { size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
+}
+
+/** True when a file's stat still matches a stamp. */
+export function sameStamp(st: { size: number; mtimeMs: number }, stamp: FileStamp): boolean {
+  const now = stampOf(st);
+  return now.size === stamp.size && now.mtimeMs === stamp.mtimeMs;
+}
+
 export interface FolderEntry extends FileStamp {
   path: string;
 }
